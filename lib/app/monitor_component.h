@@ -1,0 +1,81 @@
+#pragma once
+// The extension point of the daemon. Each feature (inventory metrics, netlink listener, GID drift,
+// traffic detector, ...) is one MonitorComponent: it may watch fds on the event loop, reacts to
+// every new NodeSnapshot, and contributes metrics and findings. The Monitor (app/monitor.h) owns
+// the components, the poll schedule and the published exposition.
+//
+// Threading: every method runs on the event-loop thread.
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/event_loop.h"
+#include "core/clock.h"
+#include "core/status.h"
+#include "export/metric_families.h"
+#include "model/finding.h"
+#include "model/netdev.h"
+#include "model/node.h"
+
+namespace rocewatch {
+
+// What the Monitor offers its components.
+class MonitorContext {
+ public:
+  virtual ~MonitorContext() = default;
+  virtual EventLoop& loop() = 0;
+  virtual const Clock& clock() const = 0;
+
+  // Asks for a GID/counter snapshot soon: after the settle delay (so that we do not race the
+  // kernel's own GID work after an address event); requests within that delay coalesce.
+  virtual void RequestSnapshot(std::string_view reason) = 0;
+  // Asks for the exposition to be rebuilt and published at the end of this loop step (coalesced).
+  virtual void RequestPublish() = 0;
+
+  // The latest snapshot; empty (no devices) before the first poll.
+  virtual const NodeSnapshot& latest_snapshot() const = 0;
+  // Netdevs the RDMA inventory ties to ports: port netdevs and GID ndevs (VLAN and bond uppers).
+  virtual const std::set<std::string>& rnic_netdevs() const = 0;
+
+  // Live netdev states by name, kept by the netlink component; read by the others.
+  virtual std::map<std::string, NetdevState>& netdevs() = 0;
+  virtual const std::map<std::string, NetdevState>& netdevs() const = 0;
+
+  // Counts failed reads for rocewatch_source_errors_total{source}.
+  virtual void CountSourceError(std::string_view source, uint64_t count = 1) = 0;
+};
+
+class MonitorComponent {
+ public:
+  virtual ~MonitorComponent() = default;
+  virtual std::string_view name() const = 0;
+
+  // Called once before the first snapshot: open sockets, watch fds, schedule timers. A failure is
+  // logged and counted and the daemon goes on without this component.
+  virtual Status Start(MonitorContext& ctx) {
+    (void)ctx;
+    return Status::Ok();
+  }
+  // Called after every snapshot (periodic or requested), in registration order.
+  virtual void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+    (void)ctx;
+    (void)snapshot;
+  }
+  // Adds this component's metrics to the exposition being built. Must be cheap: no I/O.
+  virtual void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+    (void)ctx;
+    (void)out;
+  }
+  // Adds findings about the current state (diagnose --watch, logs).
+  virtual void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+    (void)ctx;
+    (void)out;
+  }
+  // Called once when the daemon stops: flush state, close fds.
+  virtual void Stop(MonitorContext& ctx) { (void)ctx; }
+};
+
+}  // namespace rocewatch

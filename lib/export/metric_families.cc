@@ -1,0 +1,69 @@
+#include "export/metric_families.h"
+
+namespace rocewatch {
+namespace {
+std::vector<prometheus::ClientMetric::Label> ToLabels(const Labels& labels) {
+  std::vector<prometheus::ClientMetric::Label> out;
+  out.reserve(labels.size());
+  for (const auto& [name, value] : labels) out.push_back({name, value});
+  return out;
+}
+}  // namespace
+
+prometheus::MetricFamily& MetricFamilies::FamilyFor(const std::string& name,
+                                                    const std::string& help,
+                                                    prometheus::MetricType type) {
+  auto [it, inserted] = families_.try_emplace(name);
+  if (inserted) {
+    it->second.name = name;
+    it->second.help = help;
+    it->second.type = type;
+  }
+  return it->second;
+}
+
+void MetricFamilies::Declare(const std::string& name, const std::string& help,
+                             prometheus::MetricType type) {
+  FamilyFor(name, help, type);
+}
+
+void MetricFamilies::Gauge(const std::string& name, const std::string& help,
+                           const Labels& labels, double value) {
+  prometheus::ClientMetric metric;
+  metric.label = ToLabels(labels);
+  metric.gauge.value = value;
+  FamilyFor(name, help, prometheus::MetricType::Gauge).metric.push_back(std::move(metric));
+}
+
+void MetricFamilies::Counter(const std::string& name, const std::string& help,
+                             const Labels& labels, double value) {
+  prometheus::ClientMetric metric;
+  metric.label = ToLabels(labels);
+  metric.counter.value = value;
+  FamilyFor(name, help, prometheus::MetricType::Counter).metric.push_back(std::move(metric));
+}
+
+void MetricFamilies::Histogram(const std::string& name, const std::string& help,
+                               const Labels& labels, const std::vector<double>& bounds,
+                               const std::vector<uint64_t>& cumulative_counts,
+                               uint64_t sample_count, double sample_sum) {
+  prometheus::ClientMetric metric;
+  metric.label = ToLabels(labels);
+  metric.histogram.sample_count = sample_count;
+  metric.histogram.sample_sum = sample_sum;
+  for (size_t i = 0; i < bounds.size() && i < cumulative_counts.size(); ++i)
+    metric.histogram.bucket.push_back({cumulative_counts[i], bounds[i]});
+  metric.histogram.bucket.push_back(
+      {sample_count, std::numeric_limits<double>::infinity()});
+  FamilyFor(name, help, prometheus::MetricType::Histogram).metric.push_back(std::move(metric));
+}
+
+std::vector<prometheus::MetricFamily> MetricFamilies::Take() {
+  std::vector<prometheus::MetricFamily> out;
+  out.reserve(families_.size());
+  for (auto& [name, family] : families_) out.push_back(std::move(family));
+  families_.clear();
+  return out;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,66 @@
+#pragma once
+// The node model: what the sources observed about the RDMA devices of this host at one instant.
+// Sources fill it; detectors, the exporter and the diagnose report read it. Plain values only.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "model/gid.h"
+
+namespace rocewatch {
+
+// Counters of one port. A counter whose read failed or whose content was not a number is absent.
+struct PortCounters {
+  // counters/port_xmit_data and port_rcv_data, already multiplied by 4 (they count 4-octet units).
+  std::optional<uint64_t> transmit_bytes;
+  std::optional<uint64_t> receive_bytes;
+  // counters/port_xmit_packets and port_rcv_packets.
+  std::optional<uint64_t> transmit_packets;
+  std::optional<uint64_t> receive_packets;
+  // Every readable numeric file of counters/, raw values as the kernel prints them (data counters
+  // in 4-octet units here), by file name.
+  std::map<std::string, uint64_t> counters;
+  // Every readable numeric file of hw_counters/ except settings (lifespan), by file name.
+  std::map<std::string, uint64_t> hw_counters;
+};
+
+struct Port {
+  uint32_t number = 0;      // 1-based
+  std::string state;        // "ACTIVE", "DOWN", ... (sysfs "4: ACTIVE" -> "ACTIVE")
+  std::string phys_state;   // "LinkUp", "Disabled", ... (sysfs "5: LinkUp" -> "LinkUp")
+  std::string link_layer;   // "Ethernet" (RoCE) or "InfiniBand"
+  std::string rate;         // "400 Gb/sec (4X NDR)"
+  uint32_t gid_table_len = 0;        // number of slots (entries of gids/)
+  std::vector<std::string> netdevs;  // the port's netdevs (device/net/ and GID ndevs), sorted
+  std::vector<GidEntry> gids;        // valid entries only, ascending index
+  PortCounters counters;
+
+  bool IsActive() const { return state == "ACTIVE"; }
+  bool IsRoce() const { return link_layer == "Ethernet"; }
+};
+
+struct Device {
+  std::string name;  // mlx5_0
+  std::string fw_ver;
+  std::string hca_type;
+  std::string node_guid;
+  std::vector<Port> ports;  // ascending port number
+};
+
+// One complete observation of all RDMA devices.
+struct NodeSnapshot {
+  MonoTime taken_at{};
+  std::vector<Device> devices;  // sorted by name
+  // Failed reads while taking this snapshot, by source ("sysfs", "verbs"). Each one is an
+  // attribute treated as absent; none is fatal.
+  std::map<std::string, uint64_t> read_errors;
+
+  const Device* FindDevice(const std::string& name) const;
+  const Port* FindPort(const std::string& device, uint32_t port) const;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,103 @@
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cctype>
+
+#include "os/file_system.h"
+
+namespace rocewatch {
+
+StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t max_bytes) const {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, path);
+  std::string content;
+  char buffer[4096];
+  while (content.size() < max_bytes) {
+    size_t want = std::min(sizeof(buffer), max_bytes - content.size());
+    ssize_t n = ::read(fd, buffer, want);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int saved = errno;
+      ::close(fd);
+      return Status::FromErrno(saved, path);
+    }
+    if (n == 0) break;
+    content.append(buffer, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  return content;
+}
+
+StatusOr<std::vector<std::string>> PosixFileSystem::ListDir(const std::string& path) const {
+  DIR* dir = ::opendir(path.c_str());
+  if (dir == nullptr) return Status::FromErrno(errno, path);
+  std::vector<std::string> names;
+  while (true) {
+    errno = 0;
+    struct dirent* entry = ::readdir(dir);
+    if (entry == nullptr) break;
+    std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    names.push_back(std::move(name));
+  }
+  int saved = errno;
+  ::closedir(dir);
+  if (saved != 0) return Status::FromErrno(saved, path);
+  std::sort(names.begin(), names.end(), NaturalLess);
+  return names;
+}
+
+StatusOr<std::string> PosixFileSystem::ReadLink(const std::string& path) const {
+  char buffer[4096];
+  ssize_t n = ::readlink(path.c_str(), buffer, sizeof(buffer));
+  if (n < 0) return Status::FromErrno(errno, path);
+  return std::string(buffer, static_cast<size_t>(n));
+}
+
+bool PosixFileSystem::IsDirectory(const std::string& path) const {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    bool a_digit = std::isdigit(static_cast<unsigned char>(a[i]));
+    bool b_digit = std::isdigit(static_cast<unsigned char>(b[j]));
+    if (a_digit && b_digit) {
+      size_t i_end = i, j_end = j;
+      while (i_end < a.size() && std::isdigit(static_cast<unsigned char>(a[i_end]))) ++i_end;
+      while (j_end < b.size() && std::isdigit(static_cast<unsigned char>(b[j_end]))) ++j_end;
+      // Compare numerically without overflow: strip leading zeros, then length, then digits.
+      size_t ia = i, jb = j;
+      while (ia + 1 < i_end && a[ia] == '0') ++ia;
+      while (jb + 1 < j_end && b[jb] == '0') ++jb;
+      if (i_end - ia != j_end - jb) return i_end - ia < j_end - jb;
+      int cmp = a.compare(ia, i_end - ia, b, jb, j_end - jb);
+      if (cmp != 0) return cmp < 0;
+      i = i_end;
+      j = j_end;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return (a.size() - i) < (b.size() - j);
+}
+
+std::string JoinPath(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  bool a_slash = a.back() == '/';
+  bool b_slash = b.front() == '/';
+  if (a_slash && b_slash) return a + b.substr(1);
+  if (a_slash || b_slash) return a + b;
+  return a + "/" + b;
+}
+
+}  // namespace rocewatch

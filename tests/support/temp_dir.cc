@@ -1,0 +1,42 @@
+#include "support/temp_dir.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace rocewatch {
+
+TempDir::TempDir() {
+  const char* base = getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/rocewatch-test-XXXXXX";
+  char* made = mkdtemp(pattern.data());
+  if (made == nullptr) {
+    ADD_FAILURE() << "mkdtemp failed for " << pattern;
+    return;
+  }
+  path_ = made;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::WriteFile(const std::string& relative, const std::string& content) const {
+  std::filesystem::path full = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(full.parent_path());
+  std::ofstream out(full, std::ios::binary | std::ios::trunc);
+  out << content;
+  EXPECT_TRUE(out.good()) << "cannot write " << full;
+  return full.string();
+}
+
+std::string TempDir::MakeDir(const std::string& relative) const {
+  std::filesystem::path full = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(full);
+  return full.string();
+}
+
+}  // namespace rocewatch
