@@ -1,0 +1,30 @@
+#pragma once
+// Where GID tables come from. Two implementations: verbs (ibv_query_gid_table: a copy of the table
+// under the kernel's lock, no references taken) and sysfs (the fallback: every read of a GID file
+// takes a reference on the entry; see "Observer effect" in docs/design.md). Tests use a fake.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "model/gid.h"
+
+namespace rocewatch {
+
+struct GidTableRead {
+  std::vector<GidEntry> entries;  // valid entries only, ascending (port, index)
+  uint64_t failed_reads = 0;      // attribute reads that failed (entry treated as not valid)
+};
+
+class GidTableSource {
+ public:
+  virtual ~GidTableSource() = default;
+  // "verbs" or "sysfs": the value of diagnose's gid_source and of source_errors_total{source}.
+  virtual const char* name() const = 0;
+  // The valid GID entries of every port of `device`. Errors: NotFound if the device is gone,
+  // Unavailable if the source cannot serve it at all.
+  virtual StatusOr<GidTableRead> ReadDevice(const std::string& device) = 0;
+};
+
+}  // namespace rocewatch
