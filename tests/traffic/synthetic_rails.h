@@ -43,6 +43,12 @@ class SyntheticRails {
   void AddToHwCounter(int rail, const std::string& name, uint64_t increase) {
     rails_.at(rail).hw[name] += increase;  // wraps like the kernel's u64; tests wrap by hand
   }
+  // Moves `d` worth of traffic on `rail` without a sample (a change in the middle of an interval).
+  void Carry(int rail, Duration d) {
+    const auto half = static_cast<uint64_t>(std::llround(rails_.at(rail).rate * ToSeconds(d) / 2));
+    rails_.at(rail).transmit += half;
+    rails_.at(rail).receive += half;
+  }
   // The next sample of `rail` reports a failed read of its receive counter.
   void FailNextRead(int rail) { rails_.at(rail).fail_next = true; }
   void AddRail(double rate) {

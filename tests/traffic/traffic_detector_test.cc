@@ -87,6 +87,15 @@ TEST_F(TrafficDetectorTest, OneRailDyingWhileSevenContinueCollapsesWithinFiveSec
       << findings[0].message;
 }
 
+TEST_F(TrafficDetectorTest, ARailDyingInTheMiddleOfAnIntervalCollapsesWithinFiveSeconds) {
+  WarmUp();
+  rails.Carry(3, milliseconds(500));  // its last bytes, half-way to the next poll
+  rails.SetRate(3, 0);
+  std::optional<Duration> took = TimeUntil(3, TrafficState::kCollapsed, seconds(10));
+  ASSERT_TRUE(took.has_value());
+  EXPECT_LE(*took - milliseconds(500), seconds(4));  // after its last byte
+}
+
 TEST_F(TrafficDetectorTest, ADeadRailRecoversWhenItsTrafficReturns) {
   WarmUp();
   rails.SetRate(3, 0);
