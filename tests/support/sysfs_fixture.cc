@@ -246,17 +246,17 @@ FixtureDevice RoceDevice(const std::string& name, const std::string& netdev, con
   return device;
 }
 
-FixtureDevice RailDevice(int rail) {
+FixtureDevice RailDevice(int rail, uint32_t gid_table_len) {
   char mac[18];
   std::snprintf(mac, sizeof(mac), "0c:42:a1:5e:%02x:%02x", (rail >> 8) & 0xff, rail & 0xff);
   const std::string ip = "10.0." + std::to_string(rail & 0xff) + ".2/24";
   return RoceDevice("mlx5_" + std::to_string(rail), "ens" + std::to_string(rail + 1) + "f0np0", mac,
-                    {ip}, static_cast<uint32_t>(rail));
+                    {ip}, static_cast<uint32_t>(rail), gid_table_len);
 }
 
-std::vector<FixtureDevice> RailNode(int rails) {
+std::vector<FixtureDevice> RailNode(int rails, uint32_t gid_table_len) {
   std::vector<FixtureDevice> devices;
-  for (int r = 0; r < rails; ++r) devices.push_back(RailDevice(r));
+  for (int r = 0; r < rails; ++r) devices.push_back(RailDevice(r, gid_table_len));
   return devices;
 }
 

@@ -80,9 +80,10 @@ FixtureDevice RoceDevice(const std::string& name, const std::string& netdev, con
                          uint32_t gid_table_len = 255);
 
 // Rail r of a GPU node: mlx5_<r>, netdev ens<r+1>f0np0, MAC 0c:42:a1:5e:<r>, IPv4 10.0.<r>.2/24.
-FixtureDevice RailDevice(int rail);
-// A healthy node of `rails` rails (RailDevice(0..rails-1)); 16 for benchmarks.
-std::vector<FixtureDevice> RailNode(int rails);
+FixtureDevice RailDevice(int rail, uint32_t gid_table_len = 255);
+// A healthy node of `rails` rails (RailDevice(0..rails-1)); 16 for benchmarks. Tests that do not
+// need full tables may pass a small gid_table_len: a 255-slot table is ~800 files and dirs.
+std::vector<FixtureDevice> RailNode(int rails, uint32_t gid_table_len = 255);
 // The bundled example: RailNode(8) with rail mlx5_3 DRIFTED: slots 2/3 empty (holes left by
 // references held across an IP flap), its v1/v2 IPv4 GIDs at 4/5.
 std::vector<FixtureDevice> ExampleEightRailNode();

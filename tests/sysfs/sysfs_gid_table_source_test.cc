@@ -13,6 +13,11 @@ namespace {
 
 const std::string kV4Gid = "0000:0000:0000:0000:0000:ffff:0a00:0002";
 
+// One RoCE device with 10.0.0.2: GIDs at 0..3 of a table of `slots`.
+FixtureDevice Rail0(uint32_t slots = 16) {
+  return RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2/24"}, 0, slots);
+}
+
 class SysfsGidTableSourceTest : public ::testing::Test {
  protected:
   void Write(const std::vector<FixtureDevice>& devices) {
@@ -30,7 +35,7 @@ class SysfsGidTableSourceTest : public ::testing::Test {
 };
 
 TEST_F(SysfsGidTableSourceTest, ReadsExactlyTheValidEntries) {
-  Write({RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2/24"})});
+  Write({Rail0()});
   auto read = source_.ReadDevice("mlx5_0");
   ASSERT_TRUE(read.ok()) << read.status().ToString();
   const std::string ll = "fe80:0000:0000:0000:0e42:a1ff:fe5e:0000";
@@ -44,7 +49,7 @@ TEST_F(SysfsGidTableSourceTest, ReadsExactlyTheValidEntries) {
 }
 
 TEST_F(SysfsGidTableSourceTest, NeverReadsTheAttributesOfZeroGids) {
-  Write({RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2/24"})});
+  Write({Rail0(255)});
   ASSERT_TRUE(source_.ReadDevice("mlx5_0").ok());
   size_t gid_reads = 0, attr_reads = 0;
   for (const std::string& path : fs_.files_read()) {
@@ -57,7 +62,7 @@ TEST_F(SysfsGidTableSourceTest, NeverReadsTheAttributesOfZeroGids) {
 }
 
 TEST_F(SysfsGidTableSourceTest, AnEinvalAttributeMeansNoEntryAndIsCounted) {
-  Write({RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2/24"})});
+  Write({Rail0()});
   fs_.FailPath(PortDir("mlx5_0") + "/gid_attrs/types/3", EINVAL);
   fs_.FailPath(PortDir("mlx5_0") + "/gid_attrs/ndevs/2", EIO);
   auto read = source_.ReadDevice("mlx5_0");
@@ -69,7 +74,7 @@ TEST_F(SysfsGidTableSourceTest, AnEinvalAttributeMeansNoEntryAndIsCounted) {
 }
 
 TEST_F(SysfsGidTableSourceTest, UnreadableFixtureAttributeFailsARealRead) {
-  FixtureDevice device = RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2"});
+  FixtureDevice device = Rail0();
   device.ports[0].unreadable = {"gid_attrs/types/3"};
   Write({device});
   auto read = source_.ReadDevice("mlx5_0");
@@ -79,7 +84,7 @@ TEST_F(SysfsGidTableSourceTest, UnreadableFixtureAttributeFailsARealRead) {
 }
 
 TEST_F(SysfsGidTableSourceTest, MalformedGidOrNetdevIsNoEntry) {
-  FixtureDevice device = RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2"});
+  FixtureDevice device = Rail0();
   device.ports[0].gids[2].gid = "fe80::1";
   device.ports[0].gids[3].netdev = "not/a/netdev";
   Write({device});
@@ -90,7 +95,7 @@ TEST_F(SysfsGidTableSourceTest, MalformedGidOrNetdevIsNoEntry) {
 }
 
 TEST_F(SysfsGidTableSourceTest, UnknownTypePassesThrough) {
-  FixtureDevice device = RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2"});
+  FixtureDevice device = Rail0();
   device.ports[0].gids[3].type_text = "RoCE v3";
   Write({device});
   auto read = source_.ReadDevice("mlx5_0");
@@ -125,7 +130,7 @@ TEST_F(SysfsGidTableSourceTest, MissingDeviceIsNotFound) {
 }
 
 TEST_F(SysfsGidTableSourceTest, UnlistableGidsDirectoryIsCountedNotFatal) {
-  Write({RoceDevice("mlx5_0", "ens1f0np0", "0c:42:a1:5e:00:00", {"10.0.0.2"})});
+  Write({Rail0()});
   fs_.FailPath(PortDir("mlx5_0") + "/gids", EACCES);
   auto read = source_.ReadDevice("mlx5_0");
   ASSERT_TRUE(read.ok());
