@@ -23,6 +23,13 @@ class SysfsGidTableSourceTest : public ::testing::Test {
   void Write(const std::vector<FixtureDevice>& devices) {
     ASSERT_TRUE(WriteSysfsFixture(root_, devices).ok());
   }
+  // Writes one device and reads its GID table back.
+  GidTableRead WriteAndRead(const FixtureDevice& device) {
+    EXPECT_TRUE(WriteSysfsFixture(root_, {device}).ok());
+    auto read = source_.ReadDevice(device.name);
+    EXPECT_TRUE(read.ok()) << read.status().ToString();
+    return read.ok() ? *read : GidTableRead{};
+  }
   std::string PortDir(const std::string& device) const {
     return root_ + "/class/infiniband/" + device + "/ports/1";
   }
@@ -76,32 +83,26 @@ TEST_F(SysfsGidTableSourceTest, AnEinvalAttributeMeansNoEntryAndIsCounted) {
 TEST_F(SysfsGidTableSourceTest, UnreadableFixtureAttributeFailsARealRead) {
   FixtureDevice device = Rail0();
   device.ports[0].unreadable = {"gid_attrs/types/3"};
-  Write({device});
-  auto read = source_.ReadDevice("mlx5_0");
-  ASSERT_TRUE(read.ok());
-  EXPECT_EQ(read->entries.size(), 3u);
-  EXPECT_EQ(read->failed_reads, 1u);
+  GidTableRead read = WriteAndRead(device);
+  EXPECT_EQ(read.entries.size(), 3u);
+  EXPECT_EQ(read.failed_reads, 1u);
 }
 
 TEST_F(SysfsGidTableSourceTest, MalformedGidOrNetdevIsNoEntry) {
   FixtureDevice device = Rail0();
   device.ports[0].gids[2].gid = "fe80::1";
   device.ports[0].gids[3].netdev = "not/a/netdev";
-  Write({device});
-  auto read = source_.ReadDevice("mlx5_0");
-  ASSERT_TRUE(read.ok());
-  EXPECT_EQ(read->entries.size(), 2u);
-  EXPECT_EQ(read->failed_reads, 2u);
+  GidTableRead read = WriteAndRead(device);
+  EXPECT_EQ(read.entries.size(), 2u);
+  EXPECT_EQ(read.failed_reads, 2u);
 }
 
 TEST_F(SysfsGidTableSourceTest, UnknownTypePassesThrough) {
   FixtureDevice device = Rail0();
   device.ports[0].gids[3].type_text = "RoCE v3";
-  Write({device});
-  auto read = source_.ReadDevice("mlx5_0");
-  ASSERT_TRUE(read.ok());
-  ASSERT_EQ(read->entries.size(), 4u);
-  EXPECT_EQ(read->entries[3].type, GidType::kUnknown);
+  GidTableRead read = WriteAndRead(device);
+  ASSERT_EQ(read.entries.size(), 4u);
+  EXPECT_EQ(read.entries[3].type, GidType::kUnknown);
 }
 
 TEST_F(SysfsGidTableSourceTest, InfinibandPortHasIbTypeAndNoNetdevRead) {
@@ -113,13 +114,11 @@ TEST_F(SysfsGidTableSourceTest, InfinibandPortHasIbTypeAndNoNetdevRead) {
   port.gids = {{0, "fe80:0000:0000:0000:0c42:a103:005e:0000", "IB/RoCE v1", ""}};
   port.unreadable = {"gid_attrs/ndevs/0"};  // the kernel fails it: an IB GID has no netdev
   device.ports = {port};
-  Write({device});
-  auto read = source_.ReadDevice("mlx5_ib");
-  ASSERT_TRUE(read.ok());
-  ASSERT_EQ(read->entries.size(), 1u);
-  EXPECT_EQ(read->entries[0].type, GidType::kIb);
-  EXPECT_EQ(read->entries[0].netdev, "");
-  EXPECT_EQ(read->failed_reads, 0u);
+  GidTableRead read = WriteAndRead(device);
+  ASSERT_EQ(read.entries.size(), 1u);
+  EXPECT_EQ(read.entries[0].type, GidType::kIb);
+  EXPECT_EQ(read.entries[0].netdev, "");
+  EXPECT_EQ(read.failed_reads, 0u);
 }
 
 TEST_F(SysfsGidTableSourceTest, MissingDeviceIsNotFound) {
