@@ -61,9 +61,9 @@ TEST(TrafficFlags, ReadsTheEnvironment) {
 
 TEST(TrafficFlags, BadValuesNameTheFlag) {
   const std::vector<std::vector<std::string>> bad = {
-      {"--traffic-collapse-after", "5x"},    {"--traffic-degraded-after", ""},
+      {"--traffic-collapse-after", "5x"},   {"--traffic-degraded-after", ""},
       {"--traffic-node-stop-window", "2h"},  // longer than --traffic-forget-after
-      {"--traffic-stop-fraction", "2"},      {"--traffic-active-rate", "fast"},
+      {"--traffic-stop-fraction", "2"},     {"--traffic-active-rate", "fast"},
   };
   for (const auto& args : bad) {
     StatusOr<TrafficOptions> options = Parse(args);
