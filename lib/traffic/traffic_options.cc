@@ -1,5 +1,6 @@
 #include "traffic/traffic_options.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace rocewatch {
@@ -42,9 +43,11 @@ Status TrafficOptions::Validate() const {
   if (forget_after > Duration::zero() && forget_after <= node_stop_window) {
     return bad("--traffic-forget-after must be longer than --traffic-node-stop-window (or 0)");
   }
-  if (min_baseline_samples < 1 || baseline_samples < min_baseline_samples) {
-    return bad("--traffic-baseline-samples must be at least the minimum baseline samples (" +
-               std::to_string(min_baseline_samples) + ")");
+  if (min_baseline_samples < 1 || baseline_samples < min_baseline_samples ||
+      baseline_samples > kMaxBaselineSamples) {
+    return bad("--traffic-baseline-samples must be between " +
+               std::to_string(std::max<size_t>(min_baseline_samples, 1)) + " and " +
+               std::to_string(kMaxBaselineSamples));
   }
   return Status::Ok();
 }

@@ -45,6 +45,8 @@ struct TrafficOptions {
   // The baseline is the median of this many recent active samples taken while the port was
   // normal (300 = 5 minutes at a 1 s poll).
   size_t baseline_samples = 300;
+  // At most a day of samples at 1 s: the median costs O(N) per port and poll.
+  static constexpr size_t kMaxBaselineSamples = 86400;
   // A baseline exists (and the port can be degraded or collapsed) after this many active samples.
   size_t min_baseline_samples = 10;
 

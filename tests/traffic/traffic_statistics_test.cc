@@ -122,6 +122,7 @@ TEST(TrafficOptions, RejectsNonsenseNamingTheFlag) {
       {[](TrafficOptions& o) { o.fluctuation_vs_siblings = 0.5; },
        "--traffic-fluctuation-vs-siblings"},
       {[](TrafficOptions& o) { o.baseline_samples = 2; }, "--traffic-baseline-samples"},
+      {[](TrafficOptions& o) { o.baseline_samples = 10'000'000; }, "--traffic-baseline-samples"},
   };
   for (const Case& c : cases) {
     TrafficOptions options;
