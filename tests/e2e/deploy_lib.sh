@@ -29,3 +29,12 @@ need_node_tools() {
       fail "npm ci in deploy/tools failed (the npm registry must be reachable once)"
   fi
 }
+
+# The CMake build tree that holds the binary under test (ROCEWATCH_BINARY).
+build_dir() {
+  local dir
+  dir=$(dirname "${ROCEWATCH_BINARY:?ROCEWATCH_BINARY is not set}")
+  while [ "$dir" != / ] && [ ! -f "$dir/CMakeCache.txt" ]; do dir=$(dirname "$dir"); done
+  [ -f "$dir/CMakeCache.txt" ] || fail "no CMake build tree above $ROCEWATCH_BINARY"
+  echo "$dir"
+}
