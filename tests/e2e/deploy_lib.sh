@@ -38,3 +38,27 @@ build_dir() {
   [ -f "$dir/CMakeCache.txt" ] || fail "no CMake build tree above $ROCEWATCH_BINARY"
   echo "$dir"
 }
+
+# Writes a one-device sysfs tree under DIR (DIR/class/infiniband/mlx5_0): a RoCE port in STATE
+# ("4: ACTIVE", "1: DOWN") riding on the loopback netdev `lo`, whose 127.0.0.1 is a real IPv4
+# address of this namespace; with GID=yes the port holds the RoCE v2 GID of 127.0.0.1 at index 3.
+make_loopback_rnic() {  # DIR STATE GID
+  local port="$1/class/infiniband/mlx5_0/ports/1" i
+  mkdir -p "$port/gids" "$port/gid_attrs/types" "$port/gid_attrs/ndevs" "$port/counters" \
+    "$1/class/infiniband/mlx5_0/device/net/lo"
+  echo "28.39.1002" >"$1/class/infiniband/mlx5_0/fw_ver"
+  echo "MT4129" >"$1/class/infiniband/mlx5_0/hca_type"
+  echo "b8ce:f603:00e4:5a3c" >"$1/class/infiniband/mlx5_0/node_guid"
+  echo "$2" >"$port/state"
+  echo "5: LinkUp" >"$port/phys_state"
+  echo "Ethernet" >"$port/link_layer"
+  echo "400 Gb/sec (4X NDR)" >"$port/rate"
+  for i in 0 1 2 3 4 5 6 7; do echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$port/gids/$i"; done
+  if [ "$3" = yes ]; then
+    echo "0000:0000:0000:0000:0000:ffff:7f00:0001" >"$port/gids/3"
+    echo "RoCE v2" >"$port/gid_attrs/types/3"
+    echo "lo" >"$port/gid_attrs/ndevs/3"
+  fi
+  echo 0 >"$port/counters/port_xmit_data"
+  echo 0 >"$port/counters/port_rcv_data"
+}
