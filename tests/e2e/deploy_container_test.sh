@@ -5,7 +5,7 @@
 # loads with dlopen(); every library ldd resolves comes with those packages or their
 # dependencies; and the image's uid is the one the Kubernetes DaemonSet runs as.
 source "$(dirname "$0")/deploy_lib.sh"
-binary=${ROCEWATCH_BINARY:-$src/build/daemon/rocewatch}
+binary=${ROCEWATCH_BINARY:-$src/build/rocewatch}
 [ -x "$binary" ] || fail "no rocewatch binary at $binary (set ROCEWATCH_BINARY)"
 need_tool ldd "Debian package libc-bin"
 need_tool readelf "Debian package binutils"

@@ -41,7 +41,8 @@ build_dir() {
 
 # Writes a one-device sysfs tree under DIR (DIR/class/infiniband/mlx5_0): a RoCE port in STATE
 # ("4: ACTIVE", "1: DOWN") riding on the loopback netdev `lo`, whose 127.0.0.1 is a real IPv4
-# address of this namespace; with GID=yes the port holds the RoCE v2 GID of 127.0.0.1 at index 3.
+# address of this namespace; with GID=yes the port holds the RoCE v2 GID of 127.0.0.1 at index 3
+# (after the default GIDs at 0 and 1 and the RoCE v1 GID at 2), with GID=no only the defaults.
 make_loopback_rnic() {  # DIR STATE GID
   local port="$1/class/infiniband/mlx5_0/ports/1" i
   mkdir -p "$port/gids" "$port/gid_attrs/types" "$port/gid_attrs/ndevs" "$port/counters" \
@@ -54,11 +55,14 @@ make_loopback_rnic() {  # DIR STATE GID
   echo "Ethernet" >"$port/link_layer"
   echo "400 Gb/sec (4X NDR)" >"$port/rate"
   for i in 0 1 2 3 4 5 6 7; do echo "0000:0000:0000:0000:0000:0000:0000:0000" >"$port/gids/$i"; done
-  if [ "$3" = yes ]; then
-    echo "0000:0000:0000:0000:0000:ffff:7f00:0001" >"$port/gids/3"
-    echo "RoCE v2" >"$port/gid_attrs/types/3"
-    echo "lo" >"$port/gid_attrs/ndevs/3"
-  fi
+  # The default GIDs (fe80:: + EUI-64) in slots 0 and 1, then 127.0.0.1's RoCE v1 and v2 GIDs.
+  local -a gids=(fe80:0000:0000:0000:0000:00ff:fe00:0000 fe80:0000:0000:0000:0000:00ff:fe00:0000)
+  [ "$3" = yes ] && gids+=(0000:0000:0000:0000:0000:ffff:7f00:0001 0000:0000:0000:0000:0000:ffff:7f00:0001)
+  for i in "${!gids[@]}"; do
+    echo "${gids[$i]}" >"$port/gids/$i"
+    if [ $((i % 2)) -eq 0 ]; then echo "IB/RoCE v1"; else echo "RoCE v2"; fi >"$port/gid_attrs/types/$i"
+    echo "lo" >"$port/gid_attrs/ndevs/$i"
+  done
   echo 0 >"$port/counters/port_xmit_data"
   echo 0 >"$port/counters/port_rcv_data"
 }
