@@ -5,12 +5,13 @@
 namespace rocewatch {
 
 void ErrorCounterWindow::Observe(MonoTime at, const std::map<std::string, uint64_t>& hw_counters) {
-  for (std::string_view name : kTrafficErrorCounters) {
+  for (const TrafficErrorCounter& counter : kTrafficErrorCounters) {
+    const std::string_view name = counter.name;
     auto found = hw_counters.find(std::string(name));
     std::optional<uint64_t> value;
     if (found != hw_counters.end()) value = found->second;
     if (!value && counters_.find(name) == counters_.end()) continue;  // never seen: nothing to do
-    Tracked& tracked = counters_.try_emplace(std::string(name)).first->second;
+    Tracked& tracked = counters_.try_emplace(std::string(name), counter.width).first->second;
     if (std::optional<CounterIncrease> increase = tracked.series.Observe(at, value)) {
       tracked.increases.push_back({at, increase->delta, increase->span});
     }
@@ -24,7 +25,8 @@ void ErrorCounterWindow::Clear() { counters_.clear(); }
 
 std::vector<ErrorCounterRise> ErrorCounterWindow::Rises() const {
   std::vector<ErrorCounterRise> rises;
-  for (std::string_view name : kTrafficErrorCounters) {
+  for (const TrafficErrorCounter& counter : kTrafficErrorCounters) {
+    const std::string_view name = counter.name;
     auto found = counters_.find(name);
     if (found == counters_.end()) continue;
     uint64_t total = 0;

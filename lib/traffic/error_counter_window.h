@@ -15,11 +15,24 @@
 
 namespace rocewatch {
 
-// The hw_counters a drop finding quotes: transport errors and retransmissions (a bad link or a
-// dead peer) and congestion notifications (a congested fabric). mlx5 names.
-inline constexpr std::array<std::string_view, 8> kTrafficErrorCounters = {
-    "local_ack_timeout_err", "packet_seq_err",      "out_of_sequence", "rnr_nak_retry_err",
-    "roce_adp_retrans",      "roce_adp_retrans_to", "np_cnp_sent",     "rp_cnp_handled"};
+struct TrafficErrorCounter {
+  std::string_view name;
+  CounterWidth width;
+};
+
+// The hw_counters a drop finding quotes, with their width in the mlx5 driver: transport errors and
+// retransmissions (a bad link or a dead peer) are 32-bit Q-counters; congestion notifications (a
+// congested fabric) come from the 64-bit congestion statistics.
+inline constexpr std::array<TrafficErrorCounter, 8> kTrafficErrorCounters = {{
+    {"local_ack_timeout_err", kQCounter32},
+    {"packet_seq_err", kQCounter32},
+    {"out_of_sequence", kQCounter32},
+    {"rnr_nak_retry_err", kQCounter32},
+    {"roce_adp_retrans", kQCounter32},
+    {"roce_adp_retrans_to", kQCounter32},
+    {"np_cnp_sent", kCounter64},
+    {"rp_cnp_handled", kCounter64},
+}};
 
 struct ErrorCounterRise {
   std::string counter;
@@ -35,8 +48,8 @@ class ErrorCounterWindow {
   explicit ErrorCounterWindow(Duration span) : span_(span) {}
 
   // Feeds one read of the port's hw_counters (any names; only kTrafficErrorCounters are kept).
-  // A counter absent from `hw_counters` is a failed read for that counter. Q-counters are 32-bit:
-  // wraps count through, resets restart the counter's series.
+  // A counter absent from `hw_counters` is a failed read for that counter. Wraps of the 32-bit
+  // Q-counters count through; resets restart the counter's series.
   void Observe(MonoTime at, const std::map<std::string, uint64_t>& hw_counters);
   void Clear();
 
@@ -50,7 +63,8 @@ class ErrorCounterWindow {
     Duration span;
   };
   struct Tracked {
-    CounterSeries series{kQCounter32};
+    explicit Tracked(CounterWidth width) : series(width) {}
+    CounterSeries series;
     std::deque<Increase> increases;
   };
   Duration span_;

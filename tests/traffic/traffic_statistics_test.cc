@@ -82,6 +82,18 @@ TEST(ErrorCounterWindow, ReportsOnlyTheErrorCountersThatRoseWithinTheWindow) {
   EXPECT_TRUE(window.Rises().empty());
 }
 
+TEST(ErrorCounterWindow, CongestionCountersAre64BitSoADecreaseIsAReset) {
+  FakeClock clock;
+  ErrorCounterWindow window(seconds(30));
+  window.Observe(clock.Now(), {{"np_cnp_sent", 0xFFFFFF00u}, {"packet_seq_err", 0xFFFFFF00u}});
+  clock.Advance(seconds(1));
+  window.Observe(clock.Now(), {{"np_cnp_sent", 0x10}, {"packet_seq_err", 0x10}});
+  std::vector<ErrorCounterRise> rises = window.Rises();
+  ASSERT_EQ(rises.size(), 1u);  // the 32-bit Q-counter wrapped; the 64-bit one was reset
+  EXPECT_EQ(rises[0].counter, "packet_seq_err");
+  EXPECT_EQ(rises[0].increase, 0x110u);
+}
+
 TEST(ErrorCounterWindow, AResetIsNotARise) {
   FakeClock clock;
   ErrorCounterWindow window(seconds(30));
