@@ -7,11 +7,10 @@
 
 #include "core/clock.h"
 #include "export/listen_address.h"
+#include "gid/gid_source_selection.h"  // GidSourceChoice
 #include "os/host_paths.h"
 
 namespace rocewatch {
-
-enum class GidSourceChoice { kAuto, kVerbs, kSysfs };
 
 struct CommonOptions {
   HostPaths paths;  // from --host-root and --sysfs-root
