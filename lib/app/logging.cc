@@ -53,8 +53,8 @@ Status ConfigureLogging(std::string_view level, std::string_view format) {
     return Status::InvalidArgument("invalid --log-level '" + std::string(level) +
                                    "' (use trace, debug, info, warn, error, critical or off)");
   }
-  auto logger = std::make_shared<spdlog::logger>(
-      "rocewatch", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+  auto logger = std::make_shared<spdlog::logger>("rocewatch",
+                                                 std::make_shared<spdlog::sinks::stderr_sink_mt>());
   if (format == "text") {
     logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %l %v");
   } else if (format == "json") {

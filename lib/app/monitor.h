@@ -9,14 +9,14 @@
 // Threading: everything on the loop thread except last_poll_unix(), which the /healthz handler
 // reads from the exposer's threads.
 
+#include <prometheus/metric_family.h>
+
 #include <atomic>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <prometheus/metric_family.h>
 
 #include "app/monitor_component.h"
 #include "app/snapshot_source.h"

@@ -1,10 +1,9 @@
 #include "app/run_command.h"
 
 #include <signal.h>
+#include <spdlog/spdlog.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
-
-#include <spdlog/spdlog.h>
 
 #include "app/components.h"
 #include "app/gid_source_factory.h"

@@ -90,9 +90,8 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
         }
         findings.push_back(
             {Severity::kWarning, "gid_table_hole", subject,
-             evidence +
-                 ": a GID was re-added while references (live QPs) held its old slot, so it "
-                 "moved to a higher index; jobs that pinned the old index use a stale GID",
+             evidence + ": a GID was re-added while references (live QPs) held its old slot, so it "
+                        "moved to a higher index; jobs that pinned the old index use a stale GID",
              "find the jobs using this RNIC and restart them (the holes free once they exit); "
              "use NCCL_IB_GID_INDEX=-1 (auto, NCCL >= 2.21.5) or pin the new index; keep RNIC "
              "addresses across carrier loss (NetworkManager ignore-carrier, networkd "

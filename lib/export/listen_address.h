@@ -11,7 +11,7 @@
 namespace rocewatch {
 
 struct ListenAddress {
-  std::string host;  // empty: all IPv4 interfaces
+  std::string host;   // empty: all IPv4 interfaces
   uint16_t port = 0;  // 0: any free port (tests)
 
   // The civetweb listening_ports form: "9879" or "127.0.0.1:9879".

@@ -21,7 +21,8 @@ std::map<int, MetricsServer::HealthCheck>& HealthChecks() {
 
 int BeginRequest(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
-  if (info == nullptr || info->local_uri == nullptr || std::strcmp(info->local_uri, "/healthz") != 0)
+  if (info == nullptr || info->local_uri == nullptr ||
+      std::strcmp(info->local_uri, "/healthz") != 0)
     return 0;  // not ours: let the Exposer handle it
   MetricsServer::HealthCheck check;
   {

@@ -24,9 +24,9 @@ class MetricsServer {
   using HealthCheck = std::function<bool()>;
 
   // Binds and starts serving. Errors: Unavailable with the reason (port in use, bad address).
-  static StatusOr<std::unique_ptr<MetricsServer>> Start(const ListenAddress& address,
-                                                        std::shared_ptr<SnapshotCollectable> metrics,
-                                                        HealthCheck health);
+  static StatusOr<std::unique_ptr<MetricsServer>> Start(
+      const ListenAddress& address, std::shared_ptr<SnapshotCollectable> metrics,
+      HealthCheck health);
   ~MetricsServer();
 
   // The bound port (the chosen one when started with port 0).

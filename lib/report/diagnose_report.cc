@@ -46,8 +46,8 @@ std::vector<std::string> RnicNetdevNames(const NodeSnapshot& snapshot) {
   return sorted;
 }
 
-nlohmann::json ReportToJson(const DiagnoseReport& report) {
-  using nlohmann::json;
+nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
+  using json = nlohmann::ordered_json;
   json devices = json::array();
   for (const Device& device : report.snapshot.devices) {
     json ports = json::array();
@@ -135,8 +135,7 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
       out << "  port " << port.number << ": "
           << (port.IsActive() ? ansi("32", state) : ansi("33", state)) << " (" << port.phys_state
           << "), " << port.link_layer << ", " << port.rate << ", netdevs ";
-      for (size_t i = 0; i < port.netdevs.size(); ++i)
-        out << (i ? "," : "") << port.netdevs[i];
+      for (size_t i = 0; i < port.netdevs.size(); ++i) out << (i ? "," : "") << port.netdevs[i];
       if (port.netdevs.empty()) out << "-";
       out << ", " << port.gids.size() << "/" << port.gid_table_len << " GID slots in use\n";
       if (!port.gids.empty()) {

@@ -3,10 +3,9 @@
 // (text, like show_gids) or a program (JSON exactly as in shared/contract.md).
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/finding.h"
 #include "model/node.h"
@@ -33,7 +32,7 @@ const char* ReportStatus(const DiagnoseReport& report);
 // The diagnose exit status of the contract: 0 healthy, 1 warnings, 2 critical.
 int ReportExitStatus(const DiagnoseReport& report);
 
-nlohmann::json ReportToJson(const DiagnoseReport& report);
+nlohmann::ordered_json ReportToJson(const DiagnoseReport& report);
 
 struct TextStyle {
   bool color = false;  // ANSI colours (a terminal, NO_COLOR unset)
