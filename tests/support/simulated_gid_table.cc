@@ -2,24 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-
 namespace rocewatch {
-
-std::string SimulatedGidTable::DefaultGidOfMac(const std::string& mac) {
-  unsigned b[6] = {};
-  if (std::sscanf(mac.c_str(), "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]) != 6)
-    ADD_FAILURE() << "not a MAC: " << mac;
-  char text[64];
-  std::snprintf(text, sizeof(text), "fe80::%02x%02x:%02xff:fe%02x:%02x%02x", b[0] ^ 0x02, b[1],
-                b[2], b[3], b[4], b[5]);
-  return GidOfAddress(text).value_or("");
-}
 
 SimulatedGidTable::SimulatedGidTable(uint32_t port, std::string netdev, const std::string& mac,
                                      uint32_t table_len)
-    : port_(port), netdev_(std::move(netdev)), slots_(table_len) {
-  std::string gid = DefaultGidOfMac(mac);
+    : port_(port), netdev_(std::move(netdev)), mac_(mac), slots_(table_len) {
+  std::string gid = LinkLocalGidOfMac(mac);
   if (table_len < 2) return;
   slots_[0] = {SlotState::kValid, {port_, 0, gid, GidType::kRoceV1, netdev_}, 0};
   slots_[1] = {SlotState::kValid, {port_, 1, gid, GidType::kRoceV2, netdev_}, 0};
@@ -103,6 +91,21 @@ std::optional<uint32_t> SimulatedGidTable::IndexOf(const std::string& address, G
         slot.entry.netdev == dev)
       return slot.entry.index;
   return std::nullopt;
+}
+
+FixturePort SimulatedGidTable::ToFixturePort(const std::string& state) const {
+  FixturePort port;
+  port.number = port_;
+  port.state = state;
+  port.phys_state = state == "ACTIVE" ? "LinkUp" : "Disabled";
+  port.gid_table_len = static_cast<uint32_t>(slots_.size());
+  port.netdevs = {netdev_};
+  port.mac = mac_;
+  for (const GidEntry& e : Entries()) {
+    port.gids.push_back(
+        {e.index, e.gid, e.type == GidType::kRoceV2 ? "RoCE v2" : "IB/RoCE v1", e.netdev});
+  }
+  return port;
 }
 
 }  // namespace rocewatch

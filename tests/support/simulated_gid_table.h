@@ -7,7 +7,10 @@
 //   pending delete: the slot stays occupied, reads as the zero GID and its attributes fail to
 //   read, until the last reference is released;
 // - carrier changes alone do nothing.
-// It produces the valid entries (what verbs returns) and the slot states (what sysfs shows).
+// It produces the valid entries (what verbs returns) and, through ToFixturePort(), the port as the
+// sysfs fixture builder writes it (support/sysfs_fixture.h: pending-delete slots read as the zero
+// GID with unreadable attributes, like empty ones), so the same scenarios run through the real
+// sysfs reader.
 
 #include <cstdint>
 #include <optional>
@@ -15,6 +18,7 @@
 #include <vector>
 
 #include "model/gid.h"
+#include "support/sysfs_fixture.h"
 
 namespace rocewatch {
 
@@ -54,8 +58,9 @@ class SimulatedGidTable {
   std::optional<uint32_t> IndexOf(const std::string& address, GidType type,
                                   const std::string& netdev = "") const;
 
-  // The fe80:: + EUI-64 GID of a MAC, in sysfs form.
-  static std::string DefaultGidOfMac(const std::string& mac);
+  // The port for WriteSysfsFixture: the table's valid entries ("IB/RoCE v1" / "RoCE v2"), its
+  // length, the netdev and MAC; state ACTIVE unless `state` says otherwise.
+  FixturePort ToFixturePort(const std::string& state = "ACTIVE") const;
 
  private:
   std::optional<uint32_t> LowestFreeSlot() const;
@@ -63,6 +68,7 @@ class SimulatedGidTable {
 
   uint32_t port_;
   std::string netdev_;
+  std::string mac_;
   std::vector<Slot> slots_;
 };
 
