@@ -21,6 +21,20 @@ GidDriftComponent::GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs
                                      GidDriftOptions options)
     : store_(store), verbs_devices_(verbs_devices), options_(options) {}
 
+std::unique_ptr<GidDriftComponent> GidDriftComponent::ForDaemon(const FileSystem& fs,
+                                                                const std::string& procfs_root,
+                                                                const std::string& state_file,
+                                                                VerbsDeviceSet* verbs_devices,
+                                                                GidDriftOptions options) {
+  auto writer = std::make_unique<PosixStateFileWriter>();
+  auto store = std::make_unique<GidStateStore>(fs, *writer, state_file,
+                                               JoinPath(procfs_root, "sys/kernel/random/boot_id"));
+  auto component = std::make_unique<GidDriftComponent>(*store, verbs_devices, options);
+  component->owned_writer_ = std::move(writer);
+  component->owned_store_ = std::move(store);
+  return component;
+}
+
 GidDriftComponent::~GidDriftComponent() = default;
 
 Status GidDriftComponent::Start(MonitorContext& ctx) {
@@ -54,14 +68,14 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   for (const GidChange& c : observation.changes) {
     const GidEntry& e = c.entry;
     if (c.kind == GidChangeKind::kMoved) {
-      spdlog::warn("gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
-                   c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index,
-                   c.new_index);
+      ctx.RecordEvent(fmt::format(
+          "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
+          c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index));
       last_moves_[{c.device, e.port, e.netdev}] = c;
     } else if (baseline.count({c.device, e.port}) == 0) {
-      ctx.RecordEvent(std::string("gid_") + GidChangeKindName(c.kind) + " device=" + c.device +
-                      " port=" + std::to_string(e.port) + " netdev=" + e.netdev + " gid=" + e.gid +
-                      " type=" + GidTypeLabel(e.type) + " index=" + std::to_string(e.index));
+      ctx.RecordEvent(fmt::format("gid_{} device={} port={} netdev={} gid={} type={} index={}",
+                                  GidChangeKindName(c.kind), c.device, e.port, e.netdev, e.gid,
+                                  GidTypeLabel(e.type), e.index));
     }
   }
   holes_.clear();

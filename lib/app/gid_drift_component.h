@@ -1,6 +1,10 @@
 #pragma once
 // The GID drift feature of the daemon. After every snapshot it runs the drift detector on the
-// ports' GID tables, logs each drift as one structured line, persists the state (so a move while
+// ports' GID tables, reports each drift as one structured event line (ctx.RecordEvent: logged, and
+// listed by diagnose --watch), e.g.
+//   gid_drift device=mlx5_0 port=1 netdev=eth0 gid=0000:...:0a00:0001 type=roce_v2 old_index=3
+//   new_index=5
+// persists the state (so a move while
 // the daemon is down is seen after a restart), and exports:
 //   rocewatch_gid_drift_events_total{device,port,netdev}
 //   rocewatch_gid_last_drift_timestamp_seconds{device,port,netdev}
@@ -34,6 +38,13 @@ class GidDriftComponent final : public MonitorComponent {
  public:
   // `verbs_devices` is null unless GIDs are read through verbs.
   GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs_devices, GidDriftOptions options);
+  // The daemon's: state in `state_file` (empty: no persistence) written atomically, stamped with
+  // <procfs_root>/sys/kernel/random/boot_id. REQUIRES: fs outlives the component.
+  static std::unique_ptr<GidDriftComponent> ForDaemon(const FileSystem& fs,
+                                                      const std::string& procfs_root,
+                                                      const std::string& state_file,
+                                                      VerbsDeviceSet* verbs_devices,
+                                                      GidDriftOptions options);
   ~GidDriftComponent() override;
 
   std::string_view name() const override { return "gid_drift"; }
@@ -48,6 +59,9 @@ class GidDriftComponent final : public MonitorComponent {
  private:
   void Persist(MonitorContext& ctx);
 
+  // Set by ForDaemon only; declared before store_ so that they outlive the reference.
+  std::unique_ptr<StateFileWriter> owned_writer_;
+  std::unique_ptr<GidStateStore> owned_store_;
   GidStateStore& store_;
   VerbsDeviceSet* verbs_devices_;
   GidDriftOptions options_;
