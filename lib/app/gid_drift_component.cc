@@ -58,6 +58,7 @@ Status GidDriftComponent::Start(MonitorContext& ctx) {
 }
 
 void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  if (watcher_) watcher_->Sync();  // the GID reads may have opened or closed devices
   std::vector<GidPortTable> tables = GidPortTablesOf(snapshot);
   std::set<GidPortKey> baseline;  // ports seen for the first time: their entries are no news
   for (const GidPortTable& t : tables)

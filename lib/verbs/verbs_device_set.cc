@@ -30,6 +30,7 @@ VerbsDeviceSet::RefreshResult VerbsDeviceSet::Refresh() {
       continue;
     }
     open_[name].device = std::move(device).value();
+    backoff_.erase(name);
     result.opened.push_back(name);
   }
   if (!open_.empty()) {
@@ -54,6 +55,28 @@ std::vector<std::string> VerbsDeviceSet::names() const {
 VerbsDeviceSet::Entry* VerbsDeviceSet::Find(const std::string& name) {
   auto it = open_.find(name);
   return it == open_.end() ? nullptr : &it->second;
+}
+
+StatusOr<VerbsDeviceSet::Entry*> VerbsDeviceSet::FindOrOpen(const std::string& name) {
+  if (Entry* entry = Find(name)) return entry;
+  Backoff& backoff = backoff_[name];
+  if (backoff.skip > 0) {
+    --backoff.skip;
+    return Status::Unavailable(name + " cannot be opened through verbs (" +
+                               backoff.last.ToString() + "); retrying later");
+  }
+  StatusOr<std::unique_ptr<VerbsDevice>> device = api_.OpenDevice(name);
+  if (!device.ok()) {
+    backoff.last = device.status();
+    backoff.skip = backoff.next;
+    backoff.next = std::min(backoff.next * 2, kMaxOpenBackoff);
+    return device.status();
+  }
+  backoff_.erase(name);
+  Entry& entry = open_[name];
+  entry.device = std::move(device).value();
+  absent_reason_.clear();
+  return &entry;
 }
 
 void VerbsDeviceSet::Close(const std::string& name) {

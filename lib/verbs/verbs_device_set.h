@@ -64,6 +64,12 @@ class VerbsDeviceSet {
   Entry* Find(const std::string& name);
   // Closes `name` (no-op if not open).
   void Close(const std::string& name);
+  // Opens `name` if it is not open (a device sysfs shows before the next Refresh, or one lost and
+  // back). After a failure, the next attempts are skipped with a doubling backoff (1, 2, 4, ... up
+  // to kMaxOpenBackoff calls), so a device that cannot be opened is not retried on every poll.
+  // Errors: the open's (NotFound if not listed), or Unavailable while backing off.
+  StatusOr<Entry*> FindOrOpen(const std::string& name);
+  static constexpr uint32_t kMaxOpenBackoff = 64;
 
   // Reads and acknowledges the pending async events of `name` (at most max_events of them, so a
   // storm cannot starve the loop; the fd stays readable for the rest). Closes the device on
@@ -75,6 +81,12 @@ class VerbsDeviceSet {
  private:
   VerbsApi& api_;
   std::map<std::string, Entry> open_;
+  struct Backoff {
+    uint32_t skip = 0;  // calls to skip before the next attempt
+    uint32_t next = 1;  // the skip after the next failure
+    Status last;
+  };
+  std::map<std::string, Backoff> backoff_;
   std::string absent_reason_ = "not enumerated yet";
 };
 

@@ -33,6 +33,9 @@ class VerbsEventWatcher {
 
   // Re-enumerates now (also what the timer does).
   void Rescan();
+  // Watches the fds of devices opened since (e.g. by a GID read) and unwatches closed ones. Cheap:
+  // call it after every snapshot.
+  void Sync() { SyncWatchedFds(); }
 
   uint64_t events_read() const { return events_read_; }
   uint64_t devices_lost() const { return devices_lost_; }

@@ -53,9 +53,14 @@ StatusOr<size_t> VerbsGidTableSource::TableCapacity(VerbsDevice& device) {
 }
 
 StatusOr<GidTableRead> VerbsGidTableSource::ReadDevice(const std::string& device_name) {
-  VerbsDeviceSet::Entry* entry = devices_.Find(device_name);
-  if (entry == nullptr)
-    return Status::NotFound("RDMA device " + device_name + " is not open through verbs");
+  // A device sysfs lists but verbs has not opened (yet) is opened here; if it cannot be, the
+  // error is not NotFound: the device exists, only its GIDs are unreadable this time.
+  StatusOr<VerbsDeviceSet::Entry*> found = devices_.FindOrOpen(device_name);
+  if (!found.ok()) {
+    return Status::Unavailable("GIDs of " + device_name +
+                               " unreadable through verbs: " + found.status().ToString());
+  }
+  VerbsDeviceSet::Entry* entry = *found;
   auto lost = [&](const Status& status) -> Status {
     if (!IsVerbsDeviceGone(status)) return status;
     devices_.Close(device_name);

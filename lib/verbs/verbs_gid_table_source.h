@@ -7,7 +7,8 @@
 // The buffer is sized as the sum of gid_tbl_len over the device's ports (ibv_query_port) and
 // grown when the call fails with EINVAL (more valid entries than room). A device whose calls fail
 // with a "gone" errno (ENODEV, EIO, ENXIO) is closed: ReadDevice reports NotFound and the device
-// set re-opens it when it is listed again.
+// set re-opens it when it is listed again. A device not open yet (new since the last enumeration)
+// is opened on its first read; one that cannot be opened is Unavailable (retried with backoff).
 //
 // Threading: one thread. Lifetime: `devices` must outlive this.
 

@@ -152,6 +152,7 @@ StatusOr<VerbsDeviceList> FakeVerbsApi::ListDevices() {
 }
 
 StatusOr<std::unique_ptr<VerbsDevice>> FakeVerbsApi::OpenDevice(const std::string& name) {
+  ++open_attempts[name];
   auto it = hardware_.find(name);
   if (no_rdma_support_ || it == hardware_.end() || !it->second->listed)
     return Status::NotFound("fake: no device " + name);

@@ -53,9 +53,10 @@ class FakeVerbsApi final : public VerbsApi {
 
   // What happened.
   int list_calls = 0;
-  std::map<std::string, int> opens;       // successful opens per device
-  std::map<std::string, int> closes;      // contexts destroyed per device
-  std::vector<size_t> gid_table_queries;  // max_entries of every QueryGidTable call
+  std::map<std::string, int> open_attempts;  // OpenDevice calls per device name
+  std::map<std::string, int> opens;          // successful opens per device
+  std::map<std::string, int> closes;         // contexts destroyed per device
+  std::vector<size_t> gid_table_queries;     // max_entries of every QueryGidTable call
   int open_contexts() const { return static_cast<int>(contexts_.size()); }
 
   // One open context (implementation detail of the fake, public for the .cc).

@@ -157,6 +157,16 @@ TEST_F(VerbsEventWatcherTest, AnUnpluggedDeviceIsClosedAndReopenedWhenItReturns)
   EXPECT_EQ(requests_.back(), "verbs port_active mlx5_0/1");
 }
 
+TEST_F(VerbsEventWatcherTest, ADeviceOpenedByAGidReadIsWatchedAfterSync) {
+  api_.AddDevice("mlx5_1");
+  ASSERT_TRUE(devices_.FindOrOpen("mlx5_1").ok());
+  watcher_.Sync();
+  EXPECT_EQ(watcher_.watched().count("mlx5_1"), 1u);
+  api_.PushAsyncEvent("mlx5_1", {VerbsAsyncEventKind::kGidChange, 1, 18});
+  Step();
+  EXPECT_EQ(requests_.back(), "verbs gid_change mlx5_1/1");
+}
+
 TEST_F(VerbsEventWatcherTest, ANewDeviceIsPickedUpByThePeriodicRescan) {
   api_.AddDevice("mlx5_1", 2);
   clock_.Advance(seconds(29));

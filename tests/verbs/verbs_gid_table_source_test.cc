@@ -89,8 +89,29 @@ TEST_F(VerbsGidTableSourceTest, AGoneDeviceIsClosedAndReportedNotFound) {
   EXPECT_EQ(api_.closes["mlx5_0"], 1);
 }
 
-TEST_F(VerbsGidTableSourceTest, AnUnknownDeviceIsNotFound) {
-  EXPECT_EQ(source_.ReadDevice("mlx5_9").status().code(), StatusCode::kNotFound);
+TEST_F(VerbsGidTableSourceTest, ADeviceNewerThanTheEnumerationIsOpenedOnItsFirstRead) {
+  api_.AddDevice("mlx5_1");
+  ASSERT_TRUE(source_.ReadDevice("mlx5_1").ok());
+  EXPECT_NE(devices_.Find("mlx5_1"), nullptr);
+}
+
+TEST_F(VerbsGidTableSourceTest, ADeviceVerbsCannotOpenIsUnavailableAndRetriedWithBackoff) {
+  api_.AddDevice("mlx5_1").open_errno = EACCES;
+  for (int poll = 0; poll < 20; ++poll) {
+    StatusOr<GidTableRead> read = source_.ReadDevice("mlx5_1");
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.status().code(), StatusCode::kUnavailable) << "the device exists";
+  }
+  // Attempts at polls 0, 2, 5, 10, 19: skipping 1, 2, 4, 8 polls in between.
+  EXPECT_EQ(api_.open_attempts["mlx5_1"], 5);
+  api_.device("mlx5_1").open_errno = 0;
+  for (uint32_t poll = 0; poll <= 16 && devices_.Find("mlx5_1") == nullptr; ++poll)
+    (void)source_.ReadDevice("mlx5_1");
+  EXPECT_NE(devices_.Find("mlx5_1"), nullptr) << "opened once the 16-poll backoff ends";
+}
+
+TEST_F(VerbsGidTableSourceTest, ADeviceVerbsDoesNotListIsUnavailable) {
+  EXPECT_EQ(source_.ReadDevice("mlx5_9").status().code(), StatusCode::kUnavailable);
 }
 
 }  // namespace
