@@ -1,5 +1,6 @@
 #include "app/components.h"
 
+#include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
 #include "traffic/traffic_component.h"
 
@@ -8,6 +9,9 @@ namespace rocewatch {
 std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env) {
   std::vector<std::unique_ptr<MonitorComponent>> components;
   components.push_back(std::make_unique<InventoryComponent>());
+  components.push_back(GidDriftComponent::ForDaemon(
+      env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
+      GidDriftOptions{env.options.expected_gid_index}));
   components.push_back(
       std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2));
   return components;

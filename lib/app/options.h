@@ -7,12 +7,11 @@
 
 #include "core/clock.h"
 #include "export/listen_address.h"
+#include "gid/gid_source_selection.h"  // GidSourceChoice
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
 
 namespace rocewatch {
-
-enum class GidSourceChoice { kAuto, kVerbs, kSysfs };
 
 struct CommonOptions {
   HostPaths paths;  // from --host-root and --sysfs-root
