@@ -99,7 +99,7 @@ StatusOr<RtnetlinkSource::ReadResult> LibnlRtnetlinkSource::ReadPending(
   if (events_ == nullptr) return Status::Internal("rtnetlink source not open");
   collecting_ = &out;
   StatusOr<ReadResult> result = ReadResult::kDrained;
-  while (true) {
+  for (int i = 0; i < options_.max_receives_per_read; ++i) {
     reading_at_ = clock_.Now();
     int n = nl_recvmsgs_report(events_, nl_socket_get_cb(events_));
     if (n > 0) continue;

@@ -18,6 +18,8 @@ class LibnlRtnetlinkSource final : public RtnetlinkSource {
     // burst of a few hundred address events overruns. SO_RCVBUFFORCE is tried first (root), so
     // the value is not capped by net.core.rmem_max there. Tests set it tiny to force overruns.
     int receive_buffer_bytes = 4 << 20;
+    // Receives per ReadPending call, so that a storm does not starve the rest of the event loop.
+    int max_receives_per_read = 4096;
   };
 
   // `clock` stamps each message; it must outlive this object.

@@ -12,7 +12,8 @@ namespace rocewatch {
 class RtnetlinkSource {
  public:
   enum class ReadResult {
-    kDrained,  // every queued message was read
+    kDrained,  // no overrun: every queued message was read, or a bounded batch of them (the fd
+               // then stays readable and the loop comes back)
     kOverrun,  // the kernel dropped messages (ENOBUFS): the state must be re-dumped
   };
 
