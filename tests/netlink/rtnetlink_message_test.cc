@@ -11,6 +11,7 @@
 #include <netlink/msg.h>
 
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,36 @@ TEST(ParseRtnetlinkMessage, MalformedInputIsAnError) {
     EXPECT_FALSE(parsed.ok()) << c.name;
   }
   EXPECT_TRUE(ParseRtnetlinkMessage(good.data(), good.size(), kAt).ok());
+}
+
+// Random corruption of real messages (a poor man's fuzzer; the libFuzzer target goes further):
+// every outcome is a value or an error, and a value always has a type we watch.
+TEST(ParseRtnetlinkMessage, CorruptedMessagesNeverCrash) {
+  fib_rule_hdr frh{};
+  frh.family = AF_INET6;
+  frh.src_len = 128;
+  std::vector<std::vector<uint8_t>> seeds = {
+      MessageBytes(RTM_NEWLINK, Ifi(7, IFF_UP))
+          .Str(IFLA_IFNAME, "ens1f0np0")
+          .U8(IFLA_CARRIER, 1)
+          .U32(IFLA_CARRIER_CHANGES, 3)
+          .bytes(),
+      MessageBytes(RTM_NEWADDR, ifaddrmsg{AF_INET6, 64, 0, 0, 5})
+          .Ip6(IFA_ADDRESS, "fd00::2")
+          .bytes(),
+      MessageBytes(RTM_NEWRULE, frh).Ip6(FRA_SRC, "fd00::2").U32(FRA_TABLE, 7).bytes()};
+  std::mt19937 rng(1234);
+  int values = 0, errors = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<uint8_t> bytes = seeds[i % seeds.size()];
+    int flips = 1 + static_cast<int>(rng() % 4);
+    for (int f = 0; f < flips; ++f) bytes[rng() % bytes.size()] = static_cast<uint8_t>(rng());
+    if (rng() % 4 == 0) bytes.resize(rng() % bytes.size());
+    auto parsed = ParseRtnetlinkMessage(bytes.data(), bytes.size(), kAt);
+    (parsed.ok() ? values : errors)++;
+  }
+  EXPECT_GT(values, 0);
+  EXPECT_GT(errors, 0);
 }
 
 }  // namespace
