@@ -1,13 +1,17 @@
 #include "app/components.h"
 
 #include "app/inventory_component.h"
+#include "app/netlink_component.h"
 
 namespace rocewatch {
 
 std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env) {
-  (void)env;
   std::vector<std::unique_ptr<MonitorComponent>> components;
   components.push_back(std::make_unique<InventoryComponent>());
+  NetlinkComponent::Options netlink;
+  netlink.receive_buffer_bytes = env.options.netlink_receive_buffer;
+  netlink.health.ip_loss.grace = env.options.ip_missing_grace;
+  components.push_back(std::make_unique<NetlinkComponent>(netlink));
   return components;
 }
 
