@@ -8,9 +8,11 @@
 
 #include "app/diagnose_command.h"
 #include "app/logging.h"
+#include "app/npd_command.h"
 #include "app/run_command.h"
 #include "build_info.h"
 #include "core/duration.h"
+#include "traffic/traffic_flags.h"
 
 namespace rocewatch {
 namespace {
@@ -114,14 +116,20 @@ int RunCli(int argc, char** argv) {
                   "How long after carrier returns an address lost in a flap may stay away")
       ->envname("ROCEWATCH_IP_MISSING_GRACE")
       ->capture_default_str();
+  TrafficFlagValues traffic_flags;
+  AddTrafficFlags(*run, traffic_flags);
 
   RawCommon diagnose_common;
-  bool json = false;
+  bool json = false, npd = false;
   std::string watch;
   CLI::App* diagnose =
       app.add_subcommand("diagnose", "One-shot report; exit 0 healthy, 1 warning, 2 critical");
   AddCommonFlags(diagnose, diagnose_common);
-  diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  CLI::Option* json_flag = diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  diagnose
+      ->add_flag("--npd", npd,
+                 "node-problem-detector plugin: one line, exit 0 OK, 1 critical, 2 unknown")
+      ->excludes(json_flag);
   diagnose->add_option("--watch", watch,
                        "Observe link, address and GID events for this long, then report");
 
@@ -145,7 +153,8 @@ int RunCli(int argc, char** argv) {
   }
 
   if (diagnose->parsed()) {
-    auto fail = [](const Status& s) {
+    auto fail = [npd](const Status& s) {
+      if (npd) return ReportNpdCouldNotRun(s.message(), std::cout);
       std::cerr << "rocewatch diagnose: " << s.message() << "\n";
       return 3;
     };
@@ -159,6 +168,8 @@ int RunCli(int argc, char** argv) {
       if (!d.ok()) return fail(d.status());
       options.watch = *d;
     }
+    options.npd = npd;
+    if (npd) return RunDiagnoseForNpd(options, std::cout);
     return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
 
@@ -185,6 +196,9 @@ int RunCli(int argc, char** argv) {
   StatusOr<Duration> grace = ParseDuration(ip_missing_grace);
   if (!grace.ok()) return fail(grace.status());
   options.ip_missing_grace = *grace;
+  StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
+  if (!traffic.ok()) return fail(traffic.status());
+  options.traffic = *traffic;
   return RunDaemon(options);
 }
 

@@ -2,6 +2,7 @@
 
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
+#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 
@@ -12,6 +13,8 @@ std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEn
   netlink.receive_buffer_bytes = env.options.netlink_receive_buffer;
   netlink.health.ip_loss.grace = env.options.ip_missing_grace;
   components.push_back(std::make_unique<NetlinkComponent>(netlink));
+  components.push_back(
+      std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2));
   return components;
 }
 

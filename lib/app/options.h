@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "export/listen_address.h"
 #include "os/host_paths.h"
+#include "traffic/traffic_options.h"
 
 namespace rocewatch {
 
@@ -31,12 +32,16 @@ struct RunOptions {
   // returns an address lost in a flap may stay away before rocewatch_ip_missing is set.
   int netlink_receive_buffer = 4 << 20;
   Duration ip_missing_grace = std::chrono::seconds(15);
+  TrafficOptions traffic;  // --traffic-* (docs/detection.md)
 };
 
 struct DiagnoseOptions {
   CommonOptions common;
   bool json = false;
   std::optional<Duration> watch;
+  // node-problem-detector plugin mode: one line on stdout, exit 0 OK, 1 NonOK, 2 Unknown
+  // (report/npd_verdict.h, app/npd_command.h).
+  bool npd = false;
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
 };
 
