@@ -68,10 +68,10 @@ TEST(ParseIniFile, ReportsMalformedAndBinaryInputWithoutFailing) {
 
 TEST(ParseIniFile, OversizedInputParsesLinearly) {
   std::string big = "[main]\n";
-  for (int i = 0; i < 100000; ++i) big += "key" + std::to_string(i) + "=value\n";
+  for (int i = 0; i < 50000; ++i) big += "key" + std::to_string(i) + "=value\n";
   IniFile f = ParseIniFile(big, IniDialect::kKeyfile);
-  EXPECT_EQ(f.entries.size(), 100000u);
-  EXPECT_EQ(f.Last("main", "key99999"), "value");
+  EXPECT_EQ(f.entries.size(), 50000u);
+  EXPECT_EQ(f.Last("main", "key49999"), "value");
 }
 
 TEST(ParseIniBool, AcceptsBothDialectsSpellings) {
