@@ -8,13 +8,6 @@
 
 namespace rocewatch {
 
-std::string RoutingPolicyRule::ToString() const {
-  std::string text = std::to_string(priority) + ": from " + (source.empty() ? "all" : source);
-  if (!iif.empty()) text += " iif " + iif;
-  if (!oif.empty()) text += " oif " + oif;
-  return text + " lookup " + std::to_string(table);
-}
-
 std::string PortName(const std::string& device, uint32_t port) {
   return device + "/" + std::to_string(port);
 }

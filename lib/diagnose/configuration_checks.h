@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "diagnose/routing_policy_rule.h"
 #include "hostconfig/host_network_config.h"
 #include "model/finding.h"
 #include "model/netdev.h"
@@ -39,17 +40,6 @@ inline constexpr char kLinkErrorCountersRising[] = "link_error_counters_rising";
 inline constexpr char kAdaptiveRetransmissionCountersAbsent[] =
     "adaptive_retransmission_counters_absent";
 }  // namespace check_id
-
-// One IP policy routing rule (`ip rule`), as the netlink listener reports it.
-struct RoutingPolicyRule {
-  AddressFamily family = AddressFamily::kIpv4;
-  std::string source;  // "from" prefix, "10.0.0.2/32"; empty for "from all"
-  std::string iif;     // input interface, empty if none
-  std::string oif;     // output interface, empty if none
-  uint32_t table = 0;
-  uint32_t priority = 0;
-  std::string ToString() const;  // "32765: from 10.0.0.2/32 lookup 101"
-};
 
 struct ConfigurationCheckInput {
   // REQUIRED: the node as observed now. Its RoCE ports' netdevs are the RNIC netdevs.
