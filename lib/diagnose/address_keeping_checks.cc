@@ -110,8 +110,9 @@ void CheckIpv6KeepAddrOnDown(const ConfigurationCheckInput& input, const NetdevC
            JoinList(global) + " and net.ipv6.conf." + config.netdev +
            ".keep_addr_on_down=" + std::to_string(*config.keep_addr_on_down) +
            " (all=" + std::to_string(config.keep_addr_on_down_all.value_or(0)) +
-           "): the kernel flushes them when the link goes down, and their RoCE GIDs are deleted "
-           "and re-added, possibly at other indices.",
+           "): the kernel flushes " + (global.size() > 1 ? "them" : "it") +
+           " when the link goes down, and the RoCE GIDs are deleted and re-added, possibly at "
+           "other indices.",
        "sysctl -w net.ipv6.conf." + config.netdev +
            ".keep_addr_on_down=1 and persist it in /etc/sysctl.d/ (it keeps static global "
            "addresses without expiry through a link down)."});
@@ -148,9 +149,11 @@ void CheckForeignPolicyRules(const ConfigurationCheckInput& input, std::vector<F
       {Severity::kWarning, check_id::kNetworkdManagesForeignPolicyRules,
        JoinList({subjects.begin(), subjects.end()}, 64),
        "systemd-networkd is running (pid " + std::to_string(host.networkd->pid) +
-           ") with ManageForeignRoutingPolicyRules=yes (" + host.manage_foreign_rules_evidence +
-           ") while " + std::to_string(rules.size()) + " policy rule" +
-           (rules.size() > 1 ? "s" : "") + " of the RNIC netdevs exist (" + JoinList(rules, 4) +
+           ") and manages foreign routing policy rules (" + host.manage_foreign_rules_evidence +
+           ") while " + std::to_string(rules.size()) +
+           (rules.size() > 1 ? " policy rules of the RNIC netdevs exist ("
+                             : " policy rule of the RNIC netdevs exists (") +
+           JoinList(rules, 4) +
            "): a restart of systemd-networkd (e.g. by an unattended upgrade) removes every rule "
            "it did not create, and the rails lose their policy routing.",
        "Set ManageForeignRoutingPolicyRules=no in the [Network] section of "

@@ -50,9 +50,9 @@ struct HostNetworkConfig {
   std::optional<ProcessEntry> network_manager;  // the running NetworkManager process
   std::optional<ProcessEntry> networkd;         // the running systemd-networkd ("systemd-network")
   // networkd.conf [Network] ManageForeignRoutingPolicyRules= after drop-ins (default yes), and
-  // where that came from ("default" or "<file>:<line>").
+  // where that came from ("<file>:<line> ManageForeignRoutingPolicyRules=yes", or not set).
   bool networkd_manages_foreign_rules = true;
-  std::string manage_foreign_rules_evidence = "default (yes)";
+  std::string manage_foreign_rules_evidence = "not set in networkd.conf: defaults to yes";
   std::map<std::string, NetdevConfig> netdevs;  // by name
 
   const NetdevConfig* Find(const std::string& netdev) const;

@@ -179,7 +179,7 @@ TEST_F(ConfigurationChecksTest, NetworkdManagingForeignRulesWhileRnicRulesExistW
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].subject, "ens1f0np0");
   EXPECT_THAT(f[0].message, HasSubstr("32765: from 10.0.0.2/32 lookup 101"));
-  EXPECT_THAT(f[0].message, HasSubstr("default (yes)"));
+  EXPECT_THAT(f[0].message, HasSubstr("not set in networkd.conf: defaults to yes"));
   EXPECT_THAT(f[0].message, Not(HasSubstr("32766")));
 }
 

@@ -140,7 +140,7 @@ TEST_F(HostNetworkConfigTest, NothingKnownIsUnknown) {
 TEST_F(HostNetworkConfigTest, ManageForeignRoutingPolicyRulesFromADropIn) {
   Read();
   EXPECT_TRUE(config_.networkd_manages_foreign_rules);
-  EXPECT_EQ(config_.manage_foreign_rules_evidence, "default (yes)");
+  EXPECT_EQ(config_.manage_foreign_rules_evidence, "not set in networkd.conf: defaults to yes");
   host_.File("/etc/systemd/networkd.conf", "[Network]\nManageForeignRoutingPolicyRules=yes\n")
       .File("/etc/systemd/networkd.conf.d/rocewatch.conf",
             "[Network]\nManageForeignRoutingPolicyRules=no\n");
