@@ -13,7 +13,7 @@ namespace rocewatch {
 void CheckAddressKeeping(const ConfigurationCheckInput& input, std::vector<Finding>& out);
 // nccl_checks.cc: settings of running NCCL jobs.
 void CheckNcclSettings(const ConfigurationCheckInput& input, std::vector<Finding>& out);
-// gid_layout_checks.cc: index consistency across rails, holes, IPs without a RoCE v2 GID.
+// gid_layout_checks.cc: index consistency across rails, IPv6 addresses without a RoCE v2 GID.
 void CheckGidLayout(const ConfigurationCheckInput& input, std::vector<Finding>& out);
 // counter_checks.cc: link error counters, adaptive retransmission support.
 void CheckCounters(const ConfigurationCheckInput& input, std::vector<Finding>& out);

@@ -34,8 +34,7 @@ inline constexpr char kNcclHcaAbsentDevice[] = "nccl_hca_absent_device";
 inline constexpr char kNcclInvalidSetting[] = "nccl_invalid_setting";
 inline constexpr char kNcclEnvironmentUnreadable[] = "nccl_environment_unreadable";
 inline constexpr char kRoceV2Ipv4GidIndexDiffers[] = "roce_v2_ipv4_gid_index_differs";
-inline constexpr char kGidHoleBelowIpGid[] = "gid_hole_below_ip_gid";
-inline constexpr char kIpWithoutRoceV2Gid[] = "ip_without_roce_v2_gid";
+inline constexpr char kIpv6WithoutRoceV2Gid[] = "ipv6_without_roce_v2_gid";
 inline constexpr char kLinkErrorCountersRising[] = "link_error_counters_rising";
 inline constexpr char kAdaptiveRetransmissionCountersAbsent[] =
     "adaptive_retransmission_counters_absent";

@@ -1,6 +1,7 @@
-// Checks of the GID tables as a whole: whether one pinned index can serve every rail, whether
-// slots below IP GIDs are empty (references held across a move), and whether every IP has the
-// RoCE v2 GID NCCL looks for.
+// Checks of the GID tables as a whole: whether one pinned index can serve every rail, and whether
+// every global IPv6 address has the RoCE v2 GID NCCL looks for. (Holes below IP GIDs and IPv4
+// addresses without a RoCE v2 GID are the foundation's gid_table_hole and
+// ipv4_without_roce_v2_gid: diagnose/gid_table_checks.h.)
 
 #include <map>
 #include <set>
@@ -10,8 +11,6 @@
 
 namespace rocewatch {
 namespace {
-
-bool IsIpGid(const GidEntry& gid) { return !IsLinkLocalGid(gid.gid); }
 
 void CheckIndexAcrossRails(const NodeSnapshot& snapshot, std::vector<Finding>& out) {
   // The lowest RoCE v2 IPv4 GID index of each RoCE port.
@@ -48,41 +47,7 @@ void CheckIndexAcrossRails(const NodeSnapshot& snapshot, std::vector<Finding>& o
   }
 }
 
-void CheckHoles(const NodeSnapshot& snapshot, std::vector<Finding>& out) {
-  for (const Device& device : snapshot.devices)
-    for (const Port& port : device.ports) {
-      std::set<uint32_t> used;
-      uint32_t highest_ip = 0;
-      const GidEntry* highest = nullptr;
-      for (const GidEntry& gid : port.gids) {
-        used.insert(gid.index);
-        if (IsIpGid(gid) && gid.index >= highest_ip) {
-          highest_ip = gid.index;
-          highest = &gid;
-        }
-      }
-      if (highest == nullptr) continue;
-      std::vector<std::string> holes;
-      for (uint32_t i = 0; i < highest_ip; ++i)
-        if (used.count(i) == 0) holes.push_back(std::to_string(i));
-      if (holes.empty()) continue;
-      std::string name = PortName(device.name, port.number);
-      std::optional<std::string> v4 = Ipv4OfGid(highest->gid);
-      out.push_back(
-          {Severity::kWarning, check_id::kGidHoleBelowIpGid, name,
-           name + " has empty slot" + (holes.size() > 1 ? "s " : " ") + JoinList(holes) +
-               " below the IP GID at index " + std::to_string(highest_ip) + " (" +
-               GidTypeLabel(highest->type) + " " + (v4 ? *v4 : highest->gid) +
-               "): GIDs are added at the lowest free slot, so a hole below one means it was "
-               "re-added while references (live QPs) still held its old slot: a GID moved.",
-           "Check running jobs on " + name +
-               " for a stale NCCL_IB_GID_INDEX (see rocewatch_gid_drift_events_total); the "
-               "slots free up when the processes holding them exit. Prevent it by keeping RNIC "
-               "addresses through carrier loss."});
-    }
-}
-
-void CheckIpsHaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<Finding>& out) {
+void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<Finding>& out) {
   if (input.netdevs == nullptr) return;
   // RoCE v2 GIDs by their netdev, over every RoCE port.
   std::map<std::string, std::set<std::string>> v2_by_netdev;
@@ -102,16 +67,17 @@ void CheckIpsHaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<Fi
     if (state == input.netdevs->end()) continue;
     std::vector<std::string> missing;
     for (const IpAddress& a : state->second.addresses) {
-      if (a.link_local) continue;
+      if (a.family != AddressFamily::kIpv6 || a.link_local) continue;
       std::optional<std::string> gid = GidOfAddress(a.address);
       if (gid && v2_by_netdev[netdev].count(*gid) == 0) missing.push_back(a.ToString());
     }
     if (missing.empty()) continue;
     out.push_back(
-        {Severity::kCritical, check_id::kIpWithoutRoceV2Gid, netdev,
+        {Severity::kCritical, check_id::kIpv6WithoutRoceV2Gid, netdev,
          netdev + " (" + port_of_netdev[netdev] + ") has " + JoinList(missing) +
              " but no RoCE v2 GID for " + (missing.size() > 1 ? "them" : "it") +
-             ": NCCL finds no usable GID for this address and RDMA connections over it fail.",
+             ": NCCL with NCCL_IB_ADDR_FAMILY=AF_INET6 finds no usable GID for it and RDMA "
+             "connections over it fail.",
          "Check that the port is RoCE v2 capable and the netdev is the RDMA device's (ndevs of "
          "the GID table); re-add the address (`ip addr del` / `ip addr add`) to trigger GID "
          "creation, and check `dmesg` for GID table errors (full table)."});
@@ -122,8 +88,7 @@ void CheckIpsHaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<Fi
 
 void CheckGidLayout(const ConfigurationCheckInput& input, std::vector<Finding>& out) {
   CheckIndexAcrossRails(*input.snapshot, out);
-  CheckHoles(*input.snapshot, out);
-  CheckIpsHaveRoceV2Gids(input, out);
+  CheckIpv6HaveRoceV2Gids(input, out);
 }
 
 }  // namespace rocewatch

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/duration.h"
 #include "diagnose/check_groups.h"
 #include "model/gid.h"
 
@@ -46,9 +47,11 @@ std::vector<ProcessGroup> GroupBySettings(const NcclProcessScan& scan) {
   return result;
 }
 
-std::string Setting(const NcclSettings& s, const char* name) {
+// "NCCL_IB_TIMEOUT=18", or "NCCL_IB_RETRY_CNT unset (7)" with what NCCL uses then.
+std::string Setting(const NcclSettings& s, const char* name, const char* when_unset = "") {
   auto it = s.raw.find(name);
-  return std::string(name) + "=" + (it == s.raw.end() ? std::string("(unset)") : it->second);
+  if (it != s.raw.end()) return std::string(name) + "=" + it->second;
+  return std::string(name) + " unset" + (*when_unset ? std::string(" (") + when_unset + ")" : "");
 }
 
 bool GidFits(const GidEntry& gid, const NcclSettings& s) {
@@ -95,8 +98,8 @@ void CheckGidIndex(const ConfigurationCheckInput& input, const ProcessGroup& gro
   out.push_back(
       {Severity::kCritical, check_id::kNcclGidIndexWithoutRoceV2Gid, group.Subject(),
        Setting(s, "NCCL_IB_GID_INDEX") + " is pinned but does not hold a " + type + " " + family +
-           " GID (" + Setting(s, "NCCL_IB_ADDR_FAMILY") + ", " + Setting(s, "NCCL_IB_HCA") +
-           "): " + JoinList(problems, 4) +
+           " GID (" + Setting(s, "NCCL_IB_ADDR_FAMILY", "AF_INET") + ", " +
+           Setting(s, "NCCL_IB_HCA", "all devices") + "): " + JoinList(problems, 4) +
            ". New connections of this job use the wrong or an empty GID and fail or hang.",
        "Restart the job without NCCL_IB_GID_INDEX (NCCL >= 2.21.5 picks the right GID per "
        "connection) or with the index that holds the GID on every rail; then make the GID stay "
@@ -117,16 +120,13 @@ void CheckTimeout(const ConfigurationCheckInput& input, const ProcessGroup& grou
   long long retry = s.retry_count.value_or(7);
   std::optional<Duration> budget = NcclSurvivableOutage(timeout, retry);
   if (!budget || *budget >= input.flap_ride_through) return;
-  std::string assumed;
-  if (!s.timeout) assumed = " (NCCL_IB_TIMEOUT unset: NCCL >= 2.23's default 20 assumed)";
-  if (!s.retry_count) assumed = " (NCCL_IB_RETRY_CNT unset: default 7 assumed)";
   out.push_back(
       {Severity::kWarning, check_id::kNcclTimeoutBelowFlap, group.Subject(),
-       Setting(s, "NCCL_IB_TIMEOUT") + " " + Setting(s, "NCCL_IB_RETRY_CNT") + assumed +
-           ": a QP gives up after about " + FormatSeconds(*budget) +
-           " without ACKs (4.096 us x 2^" + std::to_string(timeout) + " x " +
-           std::to_string(retry) + "), shorter than a link flap of " +
-           FormatSeconds(input.flap_ride_through) +
+       Setting(s, "NCCL_IB_TIMEOUT", "20 assumed: NCCL >= 2.23's default") + " and " +
+           Setting(s, "NCCL_IB_RETRY_CNT", "default 7") + ": a QP gives up after about " +
+           FormatSeconds(*budget) + " without ACKs (4.096 us x 2^" + std::to_string(timeout) +
+           " x " + std::to_string(retry) + "), shorter than a link flap of " +
+           FormatDuration(input.flap_ride_through) +
            " that the fabric must ride out: one flap kills the job's connections.",
        "Start the job with NCCL_IB_TIMEOUT=20 or more (each step doubles the budget; 20 with "
        "NCCL_IB_RETRY_CNT=7 rides out about 30 s) and NCCL_IB_RETRY_CNT=7, and enable the "

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "support/denying_file_system.h"
+#include <cerrno>
+
+#include "support/fault_injecting_file_system.h"
 #include "support/host_root_builder.h"
 
 namespace rocewatch {
@@ -36,7 +38,11 @@ TEST_F(NcclProcessScanTest, FindsJobsByUverbsDescriptorOrNcclVariables) {
 
 TEST_F(NcclProcessScanTest, CountsProcessesItMayNotRead) {
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true).Process(4200, "python3", {}, true);
-  DenyingFileSystem denying({host_.paths().procfs_root + "/4200/"});
+  // Another user's process, seen by a non-root diagnose: comm is world-readable, the rest is not.
+  PosixFileSystem posix;
+  FaultInjectingFileSystem denying(&posix);
+  denying.FailPath(host_.paths().procfs_root + "/4200/environ", EACCES);
+  denying.FailPrefix(host_.paths().procfs_root + "/4200/fd", EACCES);
   NcclProcessScan scan = Scan(denying);
   ASSERT_EQ(scan.processes.size(), 1u);
   EXPECT_EQ(scan.processes[0].pid, 4100);

@@ -1,4 +1,4 @@
-#include "support/example_host_config.h"
+#include "support/example_node.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,10 @@
-#include "support/example_host_config.h"
+#include "support/example_node.h"
 
 #include <filesystem>
 #include <fstream>
 #include <vector>
+
+#include "support/sysfs_fixture.h"
 
 namespace rocewatch {
 namespace {
@@ -91,6 +93,11 @@ Status WriteExampleHostConfiguration(const std::string& host_root) {
     if (Status s = w.Link(fd, "/dev/infiniband/uverbs" + std::to_string(rail)); !s.ok()) return s;
   }
   return w.Link("/proc/4242/fd/0", "/dev/null");
+}
+
+Status WriteExampleNode(const std::string& host_root) {
+  if (Status s = WriteSysfsFixture(host_root + "/sys", ExampleEightRailNode()); !s.ok()) return s;
+  return WriteExampleHostConfiguration(host_root);
 }
 
 }  // namespace rocewatch
