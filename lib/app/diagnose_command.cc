@@ -104,7 +104,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
   // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
   // addresses above.
-  ConfigurationFacts facts = ReadConfigurationFacts(fs, paths, report.snapshot);
+  ConfigurationFacts facts = ReadConfigurationFacts(fs, paths, RnicNetdevNames(report.snapshot));
   for (NetdevReport& netdev : report.netdevs)
     if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
       netdev.managed_by = NetdevManagerLabel(config->managed_by);

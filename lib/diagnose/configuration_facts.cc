@@ -3,10 +3,10 @@
 namespace rocewatch {
 
 ConfigurationFacts ReadConfigurationFacts(const FileSystem& fs, const HostPaths& paths,
-                                          const NodeSnapshot& snapshot) {
+                                          const std::vector<std::string>& netdevs) {
   std::vector<ProcessEntry> processes = ListProcesses(fs, paths.procfs_root);
   ConfigurationFacts facts;
-  facts.host = ReadHostNetworkConfig(fs, paths, RnicNetdevs(snapshot), processes);
+  facts.host = ReadHostNetworkConfig(fs, paths, netdevs, processes);
   facts.nccl = ScanNcclProcesses(fs, paths.procfs_root, processes);
   return facts;
 }

@@ -14,7 +14,9 @@ struct ConfigurationFacts {
   NcclProcessScan nccl;
 };
 
+// `netdevs`: the netdevs whose configuration to read (managed_by is reported for each); the
+// checks look at the RoCE ones (RnicNetdevs).
 ConfigurationFacts ReadConfigurationFacts(const FileSystem& fs, const HostPaths& paths,
-                                          const NodeSnapshot& snapshot);
+                                          const std::vector<std::string>& netdevs);
 
 }  // namespace rocewatch

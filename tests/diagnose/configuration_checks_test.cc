@@ -88,7 +88,7 @@ class ConfigurationChecksTest : public ::testing::Test {
   // Reads the fixture host root, runs every check, keeps the findings of `check`.
   std::vector<Finding> Run(const char* check, const FileSystem* fs = nullptr) {
     PosixFileSystem posix;
-    facts_ = ReadConfigurationFacts(fs ? *fs : posix, host_.paths(), snapshot_);
+    facts_ = ReadConfigurationFacts(fs ? *fs : posix, host_.paths(), RnicNetdevs(snapshot_));
     ConfigurationCheckInput input;
     input.snapshot = &snapshot_;
     input.earlier = earlier_ ? &*earlier_ : nullptr;
@@ -112,7 +112,7 @@ class ConfigurationChecksTest : public ::testing::Test {
 
 TEST_F(ConfigurationChecksTest, HealthyNodeHasNoFindingsAtAll) {
   PosixFileSystem fs;
-  facts_ = ReadConfigurationFacts(fs, host_.paths(), snapshot_);
+  facts_ = ReadConfigurationFacts(fs, host_.paths(), RnicNetdevs(snapshot_));
   ConfigurationCheckInput input{&snapshot_,   nullptr,      &netdevs_,
                                 &facts_.host, &facts_.nccl, &rules_};
   EXPECT_EQ(RunConfigurationChecks(input), std::vector<Finding>{});
