@@ -11,6 +11,7 @@
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
 #include "report/diagnose_report.h"
+#include "report/npd_verdict.h"
 #include "sysfs/sysfs_inventory.h"
 
 namespace rocewatch {
@@ -120,6 +121,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   std::vector<Finding> configuration = RunConfigurationChecks(input);
   report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
 
+  if (options.npd) {
+    NpdVerdict verdict = NpdVerdictFor(report.findings);
+    out << verdict.message << "\n";
+    return verdict.exit_status;
+  }
   if (options.json) {
     out << ReportToJson(report).dump(2) << "\n";
   } else {

@@ -102,7 +102,7 @@ void CheckIpv6KeepAddrOnDown(const ConfigurationCheckInput& input, const NetdevC
   if (addresses == nullptr) return;
   std::vector<std::string> global;
   for (const IpAddress& a : *addresses)
-    if (a.family == AddressFamily::kIpv6 && !a.link_local) global.push_back(a.ToString());
+    if (IsGlobalIpv6(a)) global.push_back(a.ToString());
   if (global.empty()) return;
   out.push_back(
       {Severity::kWarning, check_id::kIpv6FlushedOnLinkDown, config.netdev,

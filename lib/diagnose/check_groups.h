@@ -18,6 +18,10 @@ void CheckGidLayout(const ConfigurationCheckInput& input, std::vector<Finding>& 
 // counter_checks.cc: link error counters, adaptive retransmission support.
 void CheckCounters(const ConfigurationCheckInput& input, std::vector<Finding>& out);
 
+// A global-scope IPv6 address: neither link-local (fe80::/10) nor loopback (::1) nor unspecified.
+// The IPv6 checks look only at these: the others make no routable RoCE v2 GID.
+bool IsGlobalIpv6(const IpAddress& address);
+
 // "mlx5_0/1"
 std::string PortName(const std::string& device, uint32_t port);
 // "a, b and c"; the first `limit` items and "and N more" beyond.

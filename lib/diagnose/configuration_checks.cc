@@ -8,6 +8,14 @@
 
 namespace rocewatch {
 
+bool IsGlobalIpv6(const IpAddress& address) {
+  if (address.family != AddressFamily::kIpv6 || address.link_local) return false;
+  std::optional<std::string> gid = GidOfAddress(address.address);
+  if (!gid) return false;
+  return !IsLinkLocalGid(*gid) && *gid != "0000:0000:0000:0000:0000:0000:0000:0001" &&
+         !IsZeroGid(*gid);
+}
+
 std::string PortName(const std::string& device, uint32_t port) {
   return device + "/" + std::to_string(port);
 }

@@ -67,7 +67,7 @@ void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<F
     if (state == input.netdevs->end()) continue;
     std::vector<std::string> missing;
     for (const IpAddress& a : state->second.addresses) {
-      if (a.family != AddressFamily::kIpv6 || a.link_local) continue;
+      if (!IsGlobalIpv6(a)) continue;
       std::optional<std::string> gid = GidOfAddress(a.address);
       if (gid && v2_by_netdev[netdev].count(*gid) == 0) missing.push_back(a.ToString());
     }

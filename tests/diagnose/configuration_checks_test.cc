@@ -328,12 +328,14 @@ TEST_F(ConfigurationChecksTest, SameIndexOnEveryRailStaysQuiet) {
 }
 
 TEST_F(ConfigurationChecksTest, Ipv6WithoutRoceV2GidIsCritical) {
-  netdevs_["ens1f0np0"] = Netdev("ens1f0np0", {"10.0.0.2/24", "fd00::2/64", "fe80::1/64"});
+  netdevs_["ens1f0np0"] =
+      Netdev("ens1f0np0", {"10.0.0.2/24", "fd00::2/64", "fe80::1/64", "::1/128"});
   std::vector<Finding> f = Run(check_id::kIpv6WithoutRoceV2Gid);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::kCritical);
   EXPECT_EQ(f[0].subject, "ens1f0np0");
   EXPECT_THAT(f[0].message, HasSubstr("ens1f0np0 (mlx5_0/1) has fd00::2/64 but no RoCE v2 GID"));
+  EXPECT_THAT(f[0].message, Not(HasSubstr("::1/128")));  // loopback, as on `lo`
 }
 
 TEST_F(ConfigurationChecksTest, Ipv6WithItsRoceV2GidStaysQuiet) {
