@@ -7,6 +7,8 @@
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
+#include "diagnose/configuration_checks.h"
+#include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
@@ -50,7 +52,9 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
 
   DiagnoseReport report;
   report.gid_source = gids->source().name();
+  std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
   if (options.watch) {
+    if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
     // Run the daemon's components for the watch period; they report what happens as events.
     EventLoop loop(clock);
     RunOptions run_options;
@@ -106,6 +110,25 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   }
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+
+  // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
+  // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
+  // addresses above.
+  ConfigurationFacts facts = ReadConfigurationFacts(fs, paths, RnicNetdevNames(report.snapshot));
+  for (NetdevReport& netdev : report.netdevs)
+    if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
+      netdev.managed_by = NetdevManagerLabel(config->managed_by);
+  NetlinkPolicyRuleSource rule_source;
+  StatusOr<std::vector<RoutingPolicyRule>> rules = rule_source.Dump();
+  ConfigurationCheckInput input;
+  input.snapshot = &report.snapshot;
+  input.earlier = before_watch ? &*before_watch : nullptr;
+  input.netdevs = &known_states;
+  input.host = &facts.host;
+  input.nccl = &facts.nccl;
+  input.policy_rules = rules.ok() ? &*rules : nullptr;
+  std::vector<Finding> configuration = RunConfigurationChecks(input);
+  report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
 
   if (options.npd) {
     NpdVerdict verdict = NpdVerdictFor(report.findings);

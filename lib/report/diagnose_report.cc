@@ -178,7 +178,16 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     out << "\n";
   }
 
-  out << ansi("1", "Findings") << "\n";
+  // Grouped by severity, worst first; the heading counts each group.
+  std::string counts;
+  for (Severity severity : {Severity::kCritical, Severity::kWarning, Severity::kInfo}) {
+    size_t n = std::count_if(report.findings.begin(), report.findings.end(),
+                             [&](const Finding& f) { return f.severity == severity; });
+    if (n > 0)
+      counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + SeverityLabel(severity) +
+                (severity == Severity::kWarning && n > 1 ? "s" : "");
+  }
+  out << ansi("1", "Findings") << (counts.empty() ? "" : " (" + counts + ")") << "\n";
   if (report.findings.empty()) out << "  none\n";
   for (Severity severity : {Severity::kCritical, Severity::kWarning, Severity::kInfo}) {
     for (const Finding& f : report.findings) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "support/example_node.h"
 #include "support/golden.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -17,24 +18,31 @@ std::string Diagnose(const std::string& args, int* status) {
 
 class DiagnoseCliTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", ExampleEightRailNode()).ok());
-  }
+  void SetUp() override { ASSERT_TRUE(WriteExampleNode(dir_.path()).ok()); }
   TempDir dir_;
 };
 
 TEST_F(DiagnoseCliTest, JsonOfTheEightRailExampleMatchesTheGoldenFile) {
   int status = 0;
-  std::string json = Diagnose("--json --sysfs-root " + dir_.path() + "/sys", &status);
-  EXPECT_EQ(status, 1);  // warnings: the drifted rail's holes
+  std::string json = Diagnose("--json --host-root " + dir_.path(), &status);
+  EXPECT_EQ(status, 2);  // critical: the job's pinned GID index is empty on the drifted rail
   ExpectMatchesGolden(json, "example_8_rail_diagnose.json");
+}
+
+// The full human report of the example, as an engineer sees it (no terminal: no colour).
+TEST_F(DiagnoseCliTest, TextOfTheEightRailExampleMatchesTheGoldenFile) {
+  int status = 0;
+  std::string text = Diagnose("--host-root " + dir_.path(), &status);
+  EXPECT_EQ(status, 2);
+  ExpectMatchesGolden(text, "example_8_rail_diagnose.txt");
+  EXPECT_EQ(text.find("\033["), std::string::npos);
 }
 
 TEST_F(DiagnoseCliTest, JsonListsExactlyTheValidEntriesOfEveryRail) {
   int status = 0;
   auto report = nlohmann::json::parse(Diagnose("--json --host-root " + dir_.path(), &status));
   ASSERT_EQ(report["devices"].size(), 8u);
-  EXPECT_EQ(report["status"], "warning");
+  EXPECT_EQ(report["status"], "critical");
   EXPECT_EQ(report["gid_source"], "sysfs");
   for (const auto& device : report["devices"]) {
     const auto& gids = device["ports"][0]["gids"];
@@ -45,9 +53,24 @@ TEST_F(DiagnoseCliTest, JsonListsExactlyTheValidEntriesOfEveryRail) {
     EXPECT_EQ(gids[3]["type"], "roce_v2");
     for (const auto& gid : gids) EXPECT_NE(gid["gid"], "0000:0000:0000:0000:0000:0000:0000:0000");
   }
-  ASSERT_EQ(report["findings"].size(), 1u);
-  EXPECT_EQ(report["findings"][0]["check"], "gid_table_hole");
-  EXPECT_EQ(report["findings"][0]["subject"], "mlx5_3/1");
+}
+
+TEST_F(DiagnoseCliTest, JsonNamesWhoConfiguresEachRailAndWhatIsWrong) {
+  int status = 0;
+  auto report = nlohmann::json::parse(Diagnose("--json --host-root " + dir_.path(), &status));
+  ASSERT_EQ(report["netdevs"].size(), 8u);
+  for (const auto& netdev : report["netdevs"]) {
+    EXPECT_EQ(netdev["managed_by"], netdev["name"] == "ens4f0np0" ? "NetworkManager" : "ifupdown")
+        << netdev["name"];
+  }
+  std::vector<std::pair<std::string, std::string>> findings;
+  for (const auto& f : report["findings"]) findings.emplace_back(f["check"], f["subject"]);
+  EXPECT_EQ(findings, (std::vector<std::pair<std::string, std::string>>{
+                          {"gid_table_hole", "mlx5_3/1"},
+                          {"network_manager_without_ignore_carrier", "ens4f0np0"},
+                          {"nccl_gid_index_without_roce_v2_gid", "pid 4242 (python3)"},
+                          {"nccl_timeout_below_flap", "pid 4242 (python3)"},
+                          {"roce_v2_ipv4_gid_index_differs", "mlx5_3/1"}}));
 }
 
 TEST_F(DiagnoseCliTest, AHealthyNodeExitsZero) {

@@ -1,6 +1,7 @@
 // rocewatch-fixture: writes the sysfs tree of a simulated RDMA host, for demos, e2e tests and
 // benchmarks.
-//   rocewatch-fixture example-8-rail DIR   DIR/sys: the bundled example node (mlx5_3 drifted)
+//   rocewatch-fixture example-8-rail DIR   the bundled example node (mlx5_3 drifted): DIR/sys, and
+//                                          DIR/{etc,run,proc} (support/example_node.h)
 //   rocewatch-fixture rails N DIR          DIR/sys: a healthy node of N rails (1..256)
 // Exit status: 0 written, 1 write failure, 2 usage error.
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "support/example_node.h"
 #include "support/sysfs_fixture.h"
 
 namespace {
@@ -25,9 +27,12 @@ int Usage(const char* message) {
   return 2;
 }
 
-int Write(const std::string& dir, const std::vector<rocewatch::FixtureDevice>& devices) {
+// Writes DIR/sys, and with `example_host` the example's DIR/{etc,run,proc} too.
+int Write(const std::string& dir, const std::vector<rocewatch::FixtureDevice>& devices,
+          bool example_host = false) {
   const std::string sysfs_root = dir + "/sys";
   rocewatch::Status status = rocewatch::WriteSysfsFixture(sysfs_root, devices);
+  if (status.ok() && example_host) status = rocewatch::WriteExampleHostConfiguration(dir);
   if (!status.ok()) {
     std::fprintf(stderr, "rocewatch-fixture: %s\n", status.ToString().c_str());
     return 1;
@@ -43,7 +48,7 @@ int main(int argc, char** argv) {
   const std::string_view command = argv[1];
   if (command == "example-8-rail") {
     if (argc != 3) return Usage("example-8-rail takes exactly one DIR");
-    return Write(argv[2], rocewatch::ExampleEightRailNode());
+    return Write(argv[2], rocewatch::ExampleEightRailNode(), /*example_host=*/true);
   }
   if (command == "rails") {
     if (argc != 4) return Usage("rails takes N and DIR");

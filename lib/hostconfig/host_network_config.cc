@@ -1,0 +1,168 @@
+#include "hostconfig/host_network_config.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "hostconfig/config_files.h"
+#include "hostconfig/ifupdown_interfaces.h"
+#include "hostconfig/netplan_renderer.h"
+#include "hostconfig/network_manager_reader.h"
+#include "hostconfig/networkd_reader.h"
+#include "hostconfig/text.h"
+
+namespace rocewatch {
+
+const char* NetdevManagerLabel(NetdevManager manager) {
+  switch (manager) {
+    case NetdevManager::kNetworkManager:
+      return "NetworkManager";
+    case NetdevManager::kSystemdNetworkd:
+      return "systemd-networkd";
+    case NetdevManager::kIfupdown:
+      return "ifupdown";
+    case NetdevManager::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+const NetdevConfig* HostNetworkConfig::Find(const std::string& netdev) const {
+  auto it = netdevs.find(netdev);
+  return it == netdevs.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+std::optional<long long> ReadInteger(const FileSystem& fs, const std::string& path) {
+  StatusOr<std::string> text = fs.ReadFile(path, 64);
+  long long value = 0;
+  if (!text.ok() || !ParseInteger(Trim(*text), &value)) return std::nullopt;
+  return value;
+}
+
+// Every ifupdown iface stanza of /etc/network/interfaces and the files it sources, as
+// "<file>:<line>: iface <name> <family> <method>" by interface name.
+std::multimap<std::string, std::string> ReadIfupdownStanzas(const FileSystem& fs,
+                                                            const HostPaths& paths) {
+  std::multimap<std::string, std::string> stanzas;
+  std::vector<std::string> pending = {"/etc/network/interfaces"};
+  std::set<std::string> seen;
+  while (!pending.empty() && seen.size() < 256) {  // bounded: includes may loop
+    std::string file = pending.back();
+    pending.pop_back();
+    if (!seen.insert(file).second) continue;
+    StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
+    if (!text.ok()) continue;
+    InterfacesFile parsed = ParseInterfacesFile(*text);
+    for (const IfaceStanza& s : parsed.ifaces)
+      stanzas.emplace(s.name, file + ":" + std::to_string(s.line) + ": iface " + s.name + " " +
+                                  s.family + " " + s.method);
+    std::string base = file.substr(0, file.rfind('/') + 1);
+    for (std::string pattern : parsed.sources) {
+      if (pattern.empty()) continue;
+      if (pattern[0] != '/') pattern = base + pattern;
+      std::string dir = pattern.substr(0, pattern.rfind('/'));
+      std::string glob = pattern.substr(pattern.rfind('/') + 1);
+      for (const std::string& candidate : ListHostConfigFiles(fs, paths, dir, ""))
+        if (GlobMatch(glob, candidate.substr(candidate.rfind('/') + 1)))
+          pending.push_back(candidate);
+    }
+    for (std::string dir : parsed.source_directories) {
+      if (!dir.empty() && dir[0] != '/') dir = base + dir;
+      for (const std::string& candidate : ListHostConfigFiles(fs, paths, dir, ""))
+        pending.push_back(candidate);
+    }
+  }
+  return stanzas;
+}
+
+}  // namespace
+
+HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& paths,
+                                        const std::vector<std::string>& netdevs,
+                                        const std::vector<ProcessEntry>& processes) {
+  HostNetworkConfig host;
+  host.network_manager = FindProcess(processes, "NetworkManager");
+  // comm is cut at 15 characters: "systemd-networkd" reads as "systemd-network".
+  host.networkd = FindProcess(processes, "systemd-network");
+  ReadNetworkdConf(fs, paths, host);
+  std::multimap<std::string, std::string> stanzas = ReadIfupdownStanzas(fs, paths);
+  std::vector<std::pair<std::string, NetplanRenderers>> netplan;
+  for (const std::string& file : ListHostConfigFiles(fs, paths, "/etc/netplan", ".yaml")) {
+    StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
+    if (text.ok()) netplan.emplace_back(file, ParseNetplanRenderers(*text));
+  }
+
+  for (const std::string& name : netdevs) {
+    NetdevConfig config;
+    config.netdev = name;
+    std::string net_dir = JoinPath(paths.NetClassDir(), name);
+    config.ifindex = static_cast<int>(ReadInteger(fs, JoinPath(net_dir, "ifindex")).value_or(0));
+    if (StatusOr<std::string> mac = fs.ReadFile(JoinPath(net_dir, "address"), 64); mac.ok())
+      config.mac = std::string(Trim(*mac));
+    std::string ipv6_conf = JoinPath(paths.procfs_root, "sys/net/ipv6/conf");
+    config.keep_addr_on_down = ReadInteger(fs, ipv6_conf + "/" + name + "/keep_addr_on_down");
+    config.keep_addr_on_down_all = ReadInteger(fs, ipv6_conf + "/all/keep_addr_on_down");
+
+    // Runtime state first (what the managers say they do now), then configuration files. Each
+    // reader appends its evidence; the deciding reader's lines are moved to the front.
+    struct Span {
+      size_t begin, end;
+    };
+    auto run = [&](auto&& read) {
+      size_t begin = config.evidence.size();
+      bool said = read();
+      return std::make_pair(said, Span{begin, config.evidence.size()});
+    };
+    auto [nm_runtime, nm_runtime_span] =
+        run([&] { return ReadNetworkManagerRuntime(fs, paths, config); });
+    auto [networkd_runtime, networkd_span] =
+        run([&] { return ReadNetworkdLink(fs, paths, config); });
+    auto [ifupdown, ifupdown_span] = run([&] {
+      auto [first, last] = stanzas.equal_range(name);
+      for (auto it = first; it != last; ++it) config.evidence.push_back(it->second);
+      return first != last;
+    });
+    auto [nm_profile, nm_profile_span] =
+        run([&] { return ReadNetworkManagerProfiles(fs, paths, config); });
+    std::optional<std::string> netplan_renderer;
+    auto [unused, netplan_span] = run([&] {
+      for (const auto& [file, renderers] : netplan) {
+        if (auto r = renderers.RendererOf(name)) {
+          netplan_renderer = r;
+          config.evidence.push_back(file + ": renderer " + *r + " for " + name);
+        }
+      }
+      return netplan_renderer.has_value();
+    });
+    (void)unused;
+
+    Span deciding{0, 0};
+    if (nm_runtime) {
+      config.managed_by = NetdevManager::kNetworkManager;
+      deciding = nm_runtime_span;
+    } else if (networkd_runtime) {
+      config.managed_by = NetdevManager::kSystemdNetworkd;
+      deciding = networkd_span;
+    } else if (ifupdown) {
+      config.managed_by = NetdevManager::kIfupdown;
+      deciding = ifupdown_span;
+    } else if (nm_profile) {
+      config.managed_by = NetdevManager::kNetworkManager;
+      deciding = nm_profile_span;
+    } else if (netplan_renderer == "NetworkManager" || netplan_renderer == "networkd") {
+      config.managed_by = *netplan_renderer == "networkd" ? NetdevManager::kSystemdNetworkd
+                                                          : NetdevManager::kNetworkManager;
+      deciding = netplan_span;
+    }
+    std::rotate(config.evidence.begin(), config.evidence.begin() + deciding.begin,
+                config.evidence.begin() + deciding.end);
+    if (config.managed_by == NetdevManager::kNetworkManager)
+      ReadNetworkManagerIgnoreCarrier(fs, paths, config);
+    host.netdevs[name] = std::move(config);
+  }
+  return host;
+}
+
+}  // namespace rocewatch

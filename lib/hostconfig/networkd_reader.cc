@@ -1,0 +1,68 @@
+#include "hostconfig/networkd_reader.h"
+
+#include "hostconfig/config_files.h"
+#include "hostconfig/text.h"
+
+namespace rocewatch {
+namespace {
+
+std::string Unquote(std::string value) {
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+    return value.substr(1, value.size() - 2);
+  return value;
+}
+
+}  // namespace
+
+bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config) {
+  if (config.ifindex <= 0) return false;
+  std::string state_file = "/run/systemd/netif/links/" + std::to_string(config.ifindex);
+  std::optional<IniFile> state = ReadHostIni(fs, paths, state_file, IniDialect::kSystemd);
+  if (!state) return false;
+  std::string admin_state = state->Last("", "ADMIN_STATE").value_or("");
+  std::string network_file = Unquote(state->Last("", "NETWORK_FILE").value_or(""));
+  config.evidence.push_back(state_file + ": ADMIN_STATE=" + admin_state +
+                            (network_file.empty() ? "" : ", NETWORK_FILE=" + network_file));
+  if (network_file.empty() || admin_state == "unmanaged" || admin_state == "linger") return false;
+  config.network_file = network_file;
+  std::vector<std::string> files = {network_file};
+  for (const std::string& dropin :
+       SplitFields(Unquote(state->Last("", "NETWORK_FILE_DROPINS").value_or("")), " "))
+    files.push_back(Unquote(dropin));
+  for (const std::string& file : files) {
+    std::optional<IniFile> unit = ReadHostIni(fs, paths, file, IniDialect::kSystemd);
+    if (!unit) {
+      config.evidence.push_back(file + ": unreadable");
+      continue;
+    }
+    if (auto v = unit->Last("Network", "IgnoreCarrierLoss")) config.ignore_carrier_loss = v;
+    if (auto v = unit->Last("Network", "ConfigureWithoutCarrier"))
+      config.configure_without_carrier = v;
+    if (auto v = unit->Last("Network", "KeepConfiguration")) config.keep_configuration = v;
+  }
+  return true;
+}
+
+void ReadNetworkdConf(const FileSystem& fs, const HostPaths& paths, HostNetworkConfig& config) {
+  std::vector<std::string> files = {"/etc/systemd/networkd.conf"};
+  for (const std::string& f :
+       DropInFiles(fs, paths,
+                   {"/usr/lib/systemd/networkd.conf.d", "/run/systemd/networkd.conf.d",
+                    "/etc/systemd/networkd.conf.d"},
+                   ".conf"))
+    files.push_back(f);
+  for (const std::string& file : files) {
+    std::optional<IniFile> conf = ReadHostIni(fs, paths, file, IniDialect::kSystemd);
+    if (!conf) continue;
+    for (const IniEntry& e : conf->entries) {
+      if (e.section != "Network" || e.key != "ManageForeignRoutingPolicyRules") continue;
+      std::optional<bool> value = ParseIniBool(e.value);
+      if (!value) continue;  // networkd ignores an invalid value and keeps the default
+      config.networkd_manages_foreign_rules = *value;
+      config.manage_foreign_rules_evidence =
+          file + ":" + std::to_string(e.line) + " ManageForeignRoutingPolicyRules=" + e.value;
+    }
+  }
+}
+
+}  // namespace rocewatch

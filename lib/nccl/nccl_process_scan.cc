@@ -1,0 +1,46 @@
+#include "nccl/nccl_process_scan.h"
+
+namespace rocewatch {
+namespace {
+
+bool Unreadable(const Status& status) { return status.code() != StatusCode::kNotFound; }
+
+}  // namespace
+
+NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procfs_root,
+                                  const std::vector<ProcessEntry>& processes) {
+  NcclProcessScan scan;
+  for (const ProcessEntry& process : processes) {
+    std::string dir = JoinPath(procfs_root, std::to_string(process.pid));
+    NcclProcess found{process.pid, process.comm, false, {}};
+    bool unreadable = false;
+
+    StatusOr<std::vector<std::string>> fds = fs.ListDir(JoinPath(dir, "fd"));
+    if (fds.ok()) {
+      for (const std::string& fd : *fds) {
+        StatusOr<std::string> target = fs.ReadLink(JoinPath(JoinPath(dir, "fd"), fd));
+        if (target.ok() && target->rfind("/dev/infiniband/uverbs", 0) == 0) {
+          found.uses_uverbs = true;
+          break;
+        }
+      }
+    } else if (Unreadable(fds.status())) {
+      unreadable = true;
+    }
+
+    StatusOr<std::string> environ = fs.ReadFile(JoinPath(dir, "environ"), kMaxEnvironBytes);
+    std::map<std::string, std::string> variables;
+    if (environ.ok()) {
+      variables = ParseEnvironBlock(*environ, "NCCL_");
+    } else if (Unreadable(environ.status())) {
+      unreadable = true;
+    }
+    if (unreadable) scan.unreadable_pids.push_back(process.pid);
+    if (!found.uses_uverbs && variables.empty()) continue;
+    found.settings = InterpretNcclSettings(std::move(variables));
+    scan.processes.push_back(std::move(found));
+  }
+  return scan;
+}
+
+}  // namespace rocewatch

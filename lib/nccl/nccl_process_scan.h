@@ -1,0 +1,37 @@
+#pragma once
+// Finds the processes that use RDMA (an open /dev/infiniband/uverbs* descriptor) or carry NCCL_*
+// variables, and reads their NCCL settings: <procfs>/<pid>/fd/* (symlinks) and
+// <procfs>/<pid>/environ (NUL-separated). Reading another user's process needs root (or
+// CAP_SYS_PTRACE): such pids are counted, never fatal.
+
+#include <string>
+#include <vector>
+
+#include "nccl/nccl_environment.h"
+#include "os/file_system.h"
+#include "procfs/process_list.h"
+
+namespace rocewatch {
+
+struct NcclProcess {
+  int pid = 0;
+  std::string comm;
+  bool uses_uverbs = false;  // an fd links to /dev/infiniband/uverbs*
+  NcclSettings settings;
+};
+
+struct NcclProcessScan {
+  std::vector<NcclProcess> processes;  // ascending pid
+  // Pids whose environ or fd directory could not be read (permission denied or I/O error);
+  // processes that exited during the scan are not counted.
+  std::vector<int> unreadable_pids;
+};
+
+// environ is at most a few pages in practice; a bigger block is cut at this bound (the parser
+// then drops the cut entry unless it is complete).
+inline constexpr size_t kMaxEnvironBytes = 4 * 1024 * 1024;
+
+NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procfs_root,
+                                  const std::vector<ProcessEntry>& processes);
+
+}  // namespace rocewatch

@@ -1,0 +1,62 @@
+#include "nccl/nccl_process_scan.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "support/fault_injecting_file_system.h"
+#include "support/host_root_builder.h"
+
+namespace rocewatch {
+namespace {
+
+class NcclProcessScanTest : public ::testing::Test {
+ protected:
+  NcclProcessScan Scan(const FileSystem& fs) {
+    return ScanNcclProcesses(fs, host_.paths().procfs_root,
+                             ListProcesses(fs, host_.paths().procfs_root));
+  }
+  HostRootBuilder host_;
+  PosixFileSystem fs_;
+};
+
+TEST_F(NcclProcessScanTest, FindsJobsByUverbsDescriptorOrNcclVariables) {
+  host_.Process(1, "systemd", {"PATH=/usr/bin"})
+      .Process(4100, "python3", {"NCCL_IB_GID_INDEX=3", "NCCL_IB_HCA=mlx5"}, /*uverbs=*/true)
+      .Process(4200, "ib_write_bw", {"HOME=/root"}, /*uverbs=*/true)
+      .Process(4300, "launcher", {"NCCL_DEBUG=INFO"});
+  NcclProcessScan scan = Scan(fs_);
+  ASSERT_EQ(scan.processes.size(), 3u);
+  EXPECT_EQ(scan.processes[0].pid, 4100);
+  EXPECT_TRUE(scan.processes[0].uses_uverbs);
+  EXPECT_EQ(scan.processes[0].settings.gid_index, 3);
+  EXPECT_EQ(scan.processes[1].comm, "ib_write_bw");
+  EXPECT_TRUE(scan.processes[1].settings.raw.empty());
+  EXPECT_FALSE(scan.processes[2].uses_uverbs);
+  EXPECT_TRUE(scan.unreadable_pids.empty());
+}
+
+TEST_F(NcclProcessScanTest, CountsProcessesItMayNotRead) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true).Process(4200, "python3", {}, true);
+  // Another user's process, seen by a non-root diagnose: comm is world-readable, the rest is not.
+  PosixFileSystem posix;
+  FaultInjectingFileSystem denying(&posix);
+  denying.FailPath(host_.paths().procfs_root + "/4200/environ", EACCES);
+  denying.FailPrefix(host_.paths().procfs_root + "/4200/fd", EACCES);
+  NcclProcessScan scan = Scan(denying);
+  ASSERT_EQ(scan.processes.size(), 1u);
+  EXPECT_EQ(scan.processes[0].pid, 4100);
+  EXPECT_EQ(scan.unreadable_pids, std::vector<int>{4200});
+}
+
+TEST_F(NcclProcessScanTest, ProcessesThatExitDuringTheScanAreNotCounted) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"});
+  std::vector<ProcessEntry> listed = ListProcesses(fs_, host_.paths().procfs_root);
+  listed.push_back({4999, "gone"});  // listed, then exited: its files are absent
+  NcclProcessScan scan = ScanNcclProcesses(fs_, host_.paths().procfs_root, listed);
+  EXPECT_EQ(scan.processes.size(), 1u);
+  EXPECT_TRUE(scan.unreadable_pids.empty());
+}
+
+}  // namespace
+}  // namespace rocewatch
