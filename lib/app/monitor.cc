@@ -86,8 +86,12 @@ void Monitor::CountSourceError(std::string_view source, uint64_t count) {
 }
 
 void Monitor::RecordEvent(std::string_view what) {
-  spdlog::info("{}", what);
-  if (event_observer_) event_observer_(clock().UnixSeconds(), what);
+  // An observer (diagnose --watch) shows events itself; logging them too would print them twice.
+  if (event_observer_) {
+    event_observer_(clock().UnixSeconds(), what);
+  } else {
+    spdlog::info("{}", what);
+  }
 }
 
 Status Monitor::PollNow(std::string_view reason) {

@@ -1,0 +1,102 @@
+// Metric and label names are an interface: alert rules, dashboards and users depend on them.
+// docs/metrics.md is the documented list; shared/contract.md (beside the repository, when present)
+// is the promise. The real daemon's exposition must match both.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "support/daemon_process.h"
+#include "support/sysfs_fixture.h"
+#include "support/temp_dir.h"
+
+namespace rocewatch {
+namespace {
+
+using LabelSets = std::map<std::string, std::set<std::string>>;  // metric -> label names
+
+// Rows of markdown tables whose first cell is a `rocewatch_*` name and third cell the labels.
+LabelSets DocumentedMetrics(const std::string& path) {
+  std::ifstream in(path);
+  LabelSets metrics;
+  std::string line;
+  static const std::regex row(R"(^\|\s*`(rocewatch_[a-z_]+)`\s*\|[^|]*\|([^|]*)\|)");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (!std::regex_search(line, m, row)) continue;
+    std::set<std::string>& labels = metrics[m[1]];
+    std::string cell = m[2];
+    static const std::regex label(R"([a-z_]+)");
+    for (auto it = std::sregex_iterator(cell.begin(), cell.end(), label);
+         it != std::sregex_iterator(); ++it)
+      labels.insert(it->str());
+  }
+  return metrics;
+}
+
+// Families declared in the exposition, with the label names seen on their samples.
+LabelSets ExposedMetrics(const std::string& exposition) {
+  LabelSets metrics;
+  std::istringstream in(exposition);
+  std::string line;
+  static const std::regex type(R"(^# TYPE (rocewatch_[a-z_]+) )");
+  static const std::regex sample(R"(^(rocewatch_[a-z_]+?)(_bucket|_sum|_count)?(\{[^}]*\})? )");
+  static const std::regex label_name(R"(([a-z_]+)=")");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, type)) {
+      metrics[m[1]];
+    } else if (std::regex_search(line, m, sample)) {
+      std::string name = m[1];
+      if (!metrics.count(name)) name += m[2];  // a counter/gauge whose name ends in _count...
+      std::string labels = m[3];
+      for (auto it = std::sregex_iterator(labels.begin(), labels.end(), label_name);
+           it != std::sregex_iterator(); ++it)
+        if ((*it)[1] != "le") metrics[name].insert((*it)[1]);
+    }
+  }
+  return metrics;
+}
+
+TEST(MetricNames, TheExpositionMatchesTheDocsAndTheContract) {
+  TempDir dir;
+  ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", ExampleEightRailNode()).ok());
+  auto daemon = DaemonProcess::Start(
+      {"--host-root", dir.path(), "--state-file", "", "--expected-gid-index", "3"});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  auto scraped = (*daemon)->Scrape();
+  ASSERT_TRUE(scraped.ok());
+  const LabelSets exposed = ExposedMetrics(*scraped);
+  const LabelSets documented =
+      DocumentedMetrics(std::string(ROCEWATCH_SOURCE_DIR) + "/docs/metrics.md");
+  ASSERT_GE(documented.size(), 30u);
+
+  for (const auto& [name, labels] : exposed) {
+    auto doc = documented.find(name);
+    ASSERT_NE(doc, documented.end()) << name << " is exposed but not in docs/metrics.md";
+    for (const std::string& label : labels)
+      EXPECT_TRUE(doc->second.count(label)) << name << " has undocumented label " << label;
+  }
+  for (const auto& [name, labels] : documented) {
+    auto seen = exposed.find(name);
+    ASSERT_NE(seen, exposed.end()) << name << " is documented but not exposed";
+    for (const std::string& label : seen->second) EXPECT_TRUE(labels.count(label)) << name;
+  }
+
+  const std::string contract_path = std::string(ROCEWATCH_SOURCE_DIR) + "/../shared/contract.md";
+  if (!std::ifstream(contract_path).good()) GTEST_SKIP() << "no " << contract_path;
+  const LabelSets promised = DocumentedMetrics(contract_path);
+  ASSERT_GT(promised.size(), 20u);
+  for (const auto& [name, labels] : promised) {
+    auto doc = documented.find(name);
+    ASSERT_NE(doc, documented.end()) << name << " is in the contract but not in docs/metrics.md";
+    for (const std::string& label : labels)
+      EXPECT_TRUE(doc->second.count(label)) << name << ": contract label " << label << " missing";
+  }
+}
+
+}  // namespace
+}  // namespace rocewatch
