@@ -75,7 +75,9 @@ amtool check-config "$src/deploy/alertmanager/alertmanager.yml"
 
 if command -v yamllint >/dev/null 2>&1; then
   yamllint -s -d '{extends: default, rules: {line-length: {max: 120}}}' \
-    "$rules" "$src"/deploy/prometheus/tests/*.yaml "$src/deploy/alertmanager/alertmanager.yml"
+    "$rules" "$src/deploy/alertmanager/alertmanager.yml"
+  # Test series selectors are long by nature.
+  yamllint -s -d '{extends: default, rules: {line-length: disable}}' "$src"/deploy/prometheus/tests/*.yaml
 else
   echo "yamllint not installed: YAML style not checked"
 fi

@@ -17,84 +17,22 @@ source "$(dirname "$0")/monitoring_stack.sh"
 e2e_require_commands prometheus prometheus-alertmanager promtool amtool curl python3
 e2e_setup 300
 
-# ---- the scaffold node: a static exposition ---------------------------------------------------
+# ---- SCAFFOLDING: the node is a static exposition (scaffold_node.sh) served by http.server ----
 NODE_DIR="$E2E_DIR/node"
 mkdir -p "$NODE_DIR"
-NODE_STATE=healthy
-DRIFT_TIME=0
-
-write_exposition() {
-  local now carrier=1 addresses=1 flaps=0 lost=0 drifts=0 v1=2 v2=3 state=normal rate=40000000000
-  now=$(date +%s.%N)
-  case "$NODE_STATE" in
-    flapped) carrier=0 addresses=0 flaps=1 lost=1 v1="" v2="" state=link_down rate=0 ;;
-    drifted) flaps=1 lost=1 drifts=1 v1=4 v2=5 ;;
-  esac
-  {
-    echo '# TYPE rocewatch_build_info gauge'
-    echo 'rocewatch_build_info{version="0.1.0-scaffold"} 1'
-    echo 'rocewatch_port_info{device="mlx5_0",port="1",link_layer="Ethernet",netdev="ens1f0np0"} 1'
-    echo "rocewatch_port_active{device=\"mlx5_0\",port=\"1\"} $carrier"
-    local gid_labels='device="mlx5_0",port="1",netdev="ens1f0np0"'
-    echo "rocewatch_gid_info{$gid_labels,index=\"0\",gid=\"fe80:0000:0000:0000:0202:c9ff:fe00:0001\",type=\"roce_v1\"} 1"
-    echo "rocewatch_gid_info{$gid_labels,index=\"1\",gid=\"fe80:0000:0000:0000:0202:c9ff:fe00:0001\",type=\"roce_v2\"} 1"
-    if [ -n "$v1" ]; then
-      echo "rocewatch_gid_info{$gid_labels,index=\"$v1\",gid=\"0000:0000:0000:0000:0000:ffff:0a00:0001\",type=\"roce_v1\"} 1"
-      echo "rocewatch_gid_info{$gid_labels,index=\"$v2\",gid=\"0000:0000:0000:0000:0000:ffff:0a00:0001\",type=\"roce_v2\"} 1"
-    fi
-    echo '# TYPE rocewatch_gid_drift_events_total counter'
-    echo "rocewatch_gid_drift_events_total{$gid_labels} $drifts"
-    echo "rocewatch_gid_last_drift_timestamp_seconds{$gid_labels} $DRIFT_TIME"
-    echo "rocewatch_gid_index_mismatch{$gid_labels} 0"
-    echo "rocewatch_netdev_carrier{netdev=\"ens1f0np0\"} $carrier"
-    echo '# TYPE rocewatch_link_flaps_total counter'
-    echo "rocewatch_link_flaps_total{netdev=\"ens1f0np0\"} $flaps"
-    echo '# TYPE rocewatch_netdev_carrier_changes_total counter'
-    echo "rocewatch_netdev_carrier_changes_total{netdev=\"ens1f0np0\"} $((flaps * 2))"
-    echo '# TYPE rocewatch_ip_lost_during_flap_total counter'
-    echo "rocewatch_ip_lost_during_flap_total{netdev=\"ens1f0np0\"} $lost"
-    echo "rocewatch_netdev_addresses{netdev=\"ens1f0np0\",family=\"ipv4\"} $addresses"
-    echo "rocewatch_ip_missing{netdev=\"ens1f0np0\"} 0"
-    echo "rocewatch_policy_rules_missing{netdev=\"ens1f0np0\"} 0"
-    echo '# TYPE rocewatch_port_transmit_bytes_total counter'
-    echo "rocewatch_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} ${now%.*}000"
-    echo '# TYPE rocewatch_port_receive_bytes_total counter'
-    echo "rocewatch_port_receive_bytes_total{device=\"mlx5_0\",port=\"1\"} ${now%.*}000"
-    echo '# TYPE rocewatch_port_hw_counter_total counter'
-    echo "rocewatch_port_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_sequence\"} $((flaps * 7))"
-    echo "rocewatch_traffic_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} $rate"
-    echo "rocewatch_traffic_baseline_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 40000000000"
-    local s
-    for s in idle normal degraded collapsed link_down; do
-      echo "rocewatch_traffic_state{device=\"mlx5_0\",port=\"1\",state=\"$s\"} $([ "$s" = "$state" ] && echo 1 || echo 0)"
-    done
-    echo "rocewatch_last_poll_timestamp_seconds $now"
-    echo '# TYPE rocewatch_poll_duration_seconds histogram'
-    echo 'rocewatch_poll_duration_seconds_bucket{le="0.001"} 10'
-    echo 'rocewatch_poll_duration_seconds_bucket{le="0.01"} 20'
-    echo 'rocewatch_poll_duration_seconds_bucket{le="+Inf"} 20'
-    echo 'rocewatch_poll_duration_seconds_sum 0.05'
-    echo 'rocewatch_poll_duration_seconds_count 20'
-    echo '# TYPE rocewatch_source_errors_total counter'
-    echo 'rocewatch_source_errors_total{source="sysfs"} 0'
-    echo '# TYPE rocewatch_netlink_resyncs_total counter'
-    echo 'rocewatch_netlink_resyncs_total 0'
-  } >"$NODE_DIR/metrics.tmp"
-  mv "$NODE_DIR/metrics.tmp" "$NODE_DIR/metrics"
-}
-# Keeps the node "polling" (fresh last-poll timestamp) while the test waits.
-e2e_tick() { write_exposition; }
+set_node_state() { echo "$*" >"$NODE_DIR/state.tmp" && mv "$NODE_DIR/state.tmp" "$NODE_DIR/state"; }
 
 node_start() {
-  write_exposition
   local port
+  set_node_state healthy
+  e2e_start node-writer bash "$E2E_HELPERS/scaffold_node.sh" "$NODE_DIR"
   port=$(e2e_free_port)
   e2e_start node python3 -m http.server "$port" --bind 127.0.0.1 --directory "$NODE_DIR"
   NODE_TARGET="127.0.0.1:$port"
   e2e_wait_until 20 "the scaffold node" e2e_http_ok "http://$NODE_TARGET/metrics"
 }
-node_flap() { NODE_STATE=flapped; write_exposition; }
-node_return_with_moved_gid() { DRIFT_TIME=$(date +%s); NODE_STATE=drifted; write_exposition; }
+node_flap() { set_node_state flapped; }
+node_return_with_moved_gid() { set_node_state drifted "$(date +%s)"; }
 
 # ---- the monitoring path ---------------------------------------------------------------------
 e2e_start_receiver
@@ -156,6 +94,8 @@ e2e_wait_until 90 "a PagerDuty resolve for $dedup_key" \
 e2e_log "resolve: $(e2e_pd_events "e[\"body\"].get(\"event_action\") == \"resolve\" and e[\"body\"].get(\"dedup_key\") == \"$dedup_key\"" | head -n 1)"
 
 e2e_rules_healthy || e2e_fail "a rule failed to evaluate"
+self_alerts=$(e2e_pd_events 'e["body"]["payload"]["custom_details"].get("alertname", "").startswith("Rocewatch")')
+[ -z "$self_alerts" ] || e2e_fail "the node polled and was scraped all along, yet rocewatch self-alerts paged: $self_alerts"
 rejected=$(e2e_pd_events 'not e["accepted"]')
 [ -z "$rejected" ] || e2e_fail "the PagerDuty stand-in rejected events: $rejected"
 if [ -n "${E2E_CAPTURE_DIR:-}" ]; then cp "$PD_EVENTS" "$E2E_CAPTURE_DIR/pagerduty-events.jsonl"; fi
