@@ -35,6 +35,8 @@ e2e_setup() {
   E2E_DEADLINE=$((SECONDS + ${1:-300}))
   trap e2e_cleanup EXIT
   trap 'exit 1' INT TERM
+  # set -e exits silently; say where.
+  trap 'echo "FAIL: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##*/})" >&2' ERR
 }
 
 e2e_cleanup() {

@@ -55,7 +55,7 @@ node_return_with_moved_gid
 
 drift_trigger='e["body"].get("event_action") == "trigger" and e["body"]["payload"]["custom_details"].get("alertname") == "RoceGidDrift"'
 e2e_wait_until 60 "a PagerDuty trigger for RoceGidDrift" e2e_pd_has "$drift_trigger"
-trigger=$(e2e_pd_events "$drift_trigger" | head -n 1)
+trigger=$(e2e_pd_events "$drift_trigger" | sed -n 1p)
 e2e_log "trigger: $trigger"
 python3 - "$trigger" "$E2E_ROUTING_KEY" <<'EOF' || e2e_fail "the trigger event is not what PagerDuty must receive"
 import json, sys
@@ -91,7 +91,7 @@ python3 "$E2E_HELPERS/dashboard_queries.py" --prometheus "$PROM_URL" --var "inst
 e2e_log "no further drift: waiting for the drift window (30 min scaled to 30 s) to pass"
 e2e_wait_until 90 "a PagerDuty resolve for $dedup_key" \
   e2e_pd_has "e[\"body\"].get(\"event_action\") == \"resolve\" and e[\"body\"].get(\"dedup_key\") == \"$dedup_key\""
-e2e_log "resolve: $(e2e_pd_events "e[\"body\"].get(\"event_action\") == \"resolve\" and e[\"body\"].get(\"dedup_key\") == \"$dedup_key\"" | head -n 1)"
+e2e_log "resolve: $(e2e_pd_events "e[\"body\"].get(\"event_action\") == \"resolve\" and e[\"body\"].get(\"dedup_key\") == \"$dedup_key\"" | sed -n 1p)"
 
 e2e_rules_healthy || e2e_fail "a rule failed to evaluate"
 self_alerts=$(e2e_pd_events 'e["body"]["payload"]["custom_details"].get("alertname", "").startswith("Rocewatch")')
