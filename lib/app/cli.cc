@@ -1,16 +1,176 @@
 #include "app/cli.h"
 
-#include <cstdio>
+#include <unistd.h>
 
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+
+#include "app/diagnose_command.h"
+#include "app/logging.h"
+#include "app/run_command.h"
 #include "build_info.h"
+#include "core/duration.h"
 
 namespace rocewatch {
+namespace {
+
+// Raw flag values as typed; validated into RunOptions / DiagnoseOptions after parsing.
+struct RawCommon {
+  std::string host_root = "/";
+  std::string sysfs_root;
+  std::string gid_source = "auto";
+  std::string log_level = "info";
+  std::string log_format = "text";
+};
+
+void AddCommonFlags(CLI::App* cmd, RawCommon& raw) {
+  cmd->add_option("--host-root", raw.host_root,
+                  "Host filesystem root: sysfs, procfs, /etc and /run are read under it")
+      ->envname("ROCEWATCH_HOST_ROOT")
+      ->capture_default_str();
+  cmd->add_option("--sysfs-root", raw.sysfs_root, "Where sysfs is read (default <host-root>/sys)")
+      ->envname("ROCEWATCH_SYSFS_ROOT");
+  cmd->add_option("--gid-source", raw.gid_source,
+                  "auto|verbs|sysfs: verbs where the RDMA devices can be opened, sysfs otherwise")
+      ->envname("ROCEWATCH_GID_SOURCE")
+      ->capture_default_str();
+  cmd->add_option("--log-level", raw.log_level, "trace|debug|info|warn|error|critical|off")
+      ->envname("ROCEWATCH_LOG_LEVEL")
+      ->capture_default_str();
+  cmd->add_option("--log-format", raw.log_format, "text|json")
+      ->envname("ROCEWATCH_LOG_FORMAT")
+      ->capture_default_str();
+}
+
+StatusOr<CommonOptions> ValidateCommon(const RawCommon& raw) {
+  CommonOptions common;
+  if (raw.host_root.empty()) return Status::InvalidArgument("--host-root must not be empty");
+  common.paths = HostPaths::ForRoots(raw.host_root, raw.sysfs_root);
+  if (raw.gid_source == "auto") {
+    common.gid_source = GidSourceChoice::kAuto;
+  } else if (raw.gid_source == "verbs") {
+    common.gid_source = GidSourceChoice::kVerbs;
+  } else if (raw.gid_source == "sysfs") {
+    common.gid_source = GidSourceChoice::kSysfs;
+  } else {
+    return Status::InvalidArgument("invalid --gid-source '" + raw.gid_source +
+                                   "' (use auto, verbs or sysfs)");
+  }
+  common.log_level = raw.log_level;
+  common.log_format = raw.log_format;
+  Status logging = ConfigureLogging(raw.log_level, raw.log_format);
+  if (!logging.ok()) return logging;
+  return common;
+}
+
+StatusOr<Duration> PositiveDuration(const std::string& flag, const std::string& text) {
+  StatusOr<Duration> d = ParseDuration(text);
+  if (!d.ok()) return Status::InvalidArgument(flag + ": " + d.status().message());
+  if (*d <= Duration::zero()) return Status::InvalidArgument(flag + " must be positive");
+  return d;
+}
+
+}  // namespace
 
 int RunCli(int argc, char** argv) {
-  (void)argc;
-  (void)argv;
-  std::printf("rocewatch %s (%s)\n", kVersion, kGitRevision);
-  return 0;
+  CLI::App app{"rocewatch: RDMA/RoCE health for GPU nodes (GID drift, link flaps, traffic)",
+               "rocewatch"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  RawCommon run_common;
+  std::string listen = ":9879", interval = "1s", settle = "100ms";
+  std::string state_file = "/var/lib/rocewatch/state.json";
+  std::optional<uint32_t> expected_gid_index;
+  CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
+  AddCommonFlags(run, run_common);
+  run->add_option("--listen", listen, "HOST:PORT for /metrics and /healthz (IPv4)")
+      ->envname("ROCEWATCH_LISTEN")
+      ->capture_default_str();
+  run->add_option("--interval", interval, "GID and counter poll interval (e.g. 500ms, 1s, 2m)")
+      ->envname("ROCEWATCH_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--settle", settle,
+                  "Delay between a link/address/verbs event and the snapshot it triggers")
+      ->envname("ROCEWATCH_SETTLE")
+      ->capture_default_str();
+  run->add_option("--state-file", state_file,
+                  "Where the last known GID tables are kept across restarts (empty: nowhere)")
+      ->envname("ROCEWATCH_STATE_FILE")
+      ->capture_default_str();
+  run->add_option("--expected-gid-index", expected_gid_index,
+                  "The GID index the cluster pins (NCCL_IB_GID_INDEX), e.g. 3")
+      ->envname("ROCEWATCH_EXPECTED_GID_INDEX")
+      ->check(CLI::Range(0u, 65535u));
+
+  RawCommon diagnose_common;
+  bool json = false;
+  std::string watch;
+  CLI::App* diagnose =
+      app.add_subcommand("diagnose", "One-shot report; exit 0 healthy, 1 warning, 2 critical");
+  AddCommonFlags(diagnose, diagnose_common);
+  diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  diagnose->add_option("--watch", watch,
+                       "Observe link, address and GID events for this long, then report");
+
+  app.add_subcommand("version", "Version and build information");
+
+  const bool diagnosing = argc > 1 && std::strcmp(argv[1], "diagnose") == 0;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "rocewatch: " << e.what() << " (see rocewatch --help)\n";
+    return diagnosing ? 3 : 2;
+  }
+
+  if (app.got_subcommand("version")) {
+    std::cout << "rocewatch " << kVersion << " (" << kGitRevision << ")\n";
+    return 0;
+  }
+
+  if (diagnose->parsed()) {
+    auto fail = [](const Status& s) {
+      std::cerr << "rocewatch diagnose: " << s.message() << "\n";
+      return 3;
+    };
+    StatusOr<CommonOptions> common = ValidateCommon(diagnose_common);
+    if (!common.ok()) return fail(common.status());
+    DiagnoseOptions options;
+    options.common = *common;
+    options.json = json;
+    if (!watch.empty()) {
+      StatusOr<Duration> d = PositiveDuration("--watch", watch);
+      if (!d.ok()) return fail(d.status());
+      options.watch = *d;
+    }
+    return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
+  }
+
+  auto fail = [](const Status& s) {
+    std::cerr << "rocewatch run: " << s.message() << "\n";
+    return 2;
+  };
+  StatusOr<CommonOptions> common = ValidateCommon(run_common);
+  if (!common.ok()) return fail(common.status());
+  RunOptions options;
+  options.common = *common;
+  StatusOr<ListenAddress> address = ParseListenAddress(listen);
+  if (!address.ok()) return fail(address.status());
+  options.listen = *address;
+  StatusOr<Duration> poll = PositiveDuration("--interval", interval);
+  if (!poll.ok()) return fail(poll.status());
+  options.interval = *poll;
+  StatusOr<Duration> settle_delay = ParseDuration(settle);
+  if (!settle_delay.ok()) return fail(settle_delay.status());
+  options.settle = *settle_delay;
+  options.state_file = state_file;
+  options.expected_gid_index = expected_gid_index;
+  return RunDaemon(options);
 }
 
 }  // namespace rocewatch

@@ -24,8 +24,8 @@ EventLoop::StepResult EventLoop::RunOnce(Duration max_wait) {
   for (const auto& [id, timer] : timers_) wait = std::min(wait, timer.when - now);
   if (wait < Duration::zero()) wait = Duration::zero();
   // Round up so a timer 0.3 ms away does not spin with a 0 ms timeout.
-  int timeout_ms = static_cast<int>(
-      std::min<int64_t>((wait.count() + 999'999) / 1'000'000, 24 * 3600 * 1000));
+  int timeout_ms =
+      static_cast<int>(std::min<int64_t>((wait.count() + 999'999) / 1'000'000, 24 * 3600 * 1000));
 
   std::vector<pollfd> pfds;
   pfds.reserve(fds_.size());
@@ -35,7 +35,7 @@ EventLoop::StepResult EventLoop::RunOnce(Duration max_wait) {
     for (const pollfd& p : pfds) {
       if (p.revents == 0) continue;
       auto it = fds_.find(p.fd);
-      if (it == fds_.end()) continue;  // unwatched by an earlier callback of this step
+      if (it == fds_.end()) continue;    // unwatched by an earlier callback of this step
       FdCallback callback = it->second;  // a copy: the callback may unwatch itself
       callback(p.revents);
       ++result.fds_dispatched;

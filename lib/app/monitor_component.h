@@ -46,6 +46,10 @@ class MonitorContext {
 
   // Counts failed reads for rocewatch_source_errors_total{source}.
   virtual void CountSourceError(std::string_view source, uint64_t count = 1) = 0;
+
+  // Reports something that happened, for people: a flap, an address change, a GID move. Logged,
+  // and listed with its time by `rocewatch diagnose --watch`. One line, evidence included.
+  virtual void RecordEvent(std::string_view what) = 0;
 };
 
 class MonitorComponent {

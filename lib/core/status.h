@@ -66,7 +66,7 @@ const char* StatusCodeName(StatusCode code);
 template <typename T>
 class [[nodiscard]] StatusOr {
  public:
-  StatusOr(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  StatusOr(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design
   StatusOr(Status status) : status_(std::move(status)) {  // NOLINT: implicit by design
     assert(!status_.ok());
     if (status_.ok()) status_ = Status::Internal("StatusOr built from an OK status");

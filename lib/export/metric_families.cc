@@ -27,16 +27,16 @@ void MetricFamilies::Declare(const std::string& name, const std::string& help,
   FamilyFor(name, help, type);
 }
 
-void MetricFamilies::Gauge(const std::string& name, const std::string& help,
-                           const Labels& labels, double value) {
+void MetricFamilies::Gauge(const std::string& name, const std::string& help, const Labels& labels,
+                           double value) {
   prometheus::ClientMetric metric;
   metric.label = ToLabels(labels);
   metric.gauge.value = value;
   FamilyFor(name, help, prometheus::MetricType::Gauge).metric.push_back(std::move(metric));
 }
 
-void MetricFamilies::Counter(const std::string& name, const std::string& help,
-                             const Labels& labels, double value) {
+void MetricFamilies::Counter(const std::string& name, const std::string& help, const Labels& labels,
+                             double value) {
   prometheus::ClientMetric metric;
   metric.label = ToLabels(labels);
   metric.counter.value = value;
@@ -53,8 +53,7 @@ void MetricFamilies::Histogram(const std::string& name, const std::string& help,
   metric.histogram.sample_sum = sample_sum;
   for (size_t i = 0; i < bounds.size() && i < cumulative_counts.size(); ++i)
     metric.histogram.bucket.push_back({cumulative_counts[i], bounds[i]});
-  metric.histogram.bucket.push_back(
-      {sample_count, std::numeric_limits<double>::infinity()});
+  metric.histogram.bucket.push_back({sample_count, std::numeric_limits<double>::infinity()});
   FamilyFor(name, help, prometheus::MetricType::Histogram).metric.push_back(std::move(metric));
 }
 

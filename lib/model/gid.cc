@@ -48,9 +48,10 @@ bool ParseGidBytes(std::string_view gid, unsigned char out[16]) {
 
 std::string FormatGidBytes(const unsigned char b[16]) {
   char text[40];
-  std::snprintf(text, sizeof(text), "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
-                b[13], b[14], b[15]);
+  std::snprintf(text, sizeof(text),
+                "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", b[0],
+                b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                b[14], b[15]);
   return text;
 }
 }  // namespace

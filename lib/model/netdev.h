@@ -23,10 +23,10 @@ struct IpAddress {
 struct NetdevState {
   std::string name;
   int ifindex = 0;
-  bool admin_up = false;  // IFF_UP
-  bool carrier = false;   // IFLA_CARRIER / IFF_LOWER_UP
-  std::string operstate;  // "UP", "DOWN", "LOWERLAYERDOWN", ... (IFLA_OPERSTATE)
-  uint64_t carrier_changes = 0;  // IFLA_CARRIER_CHANGES (kernel counter)
+  bool admin_up = false;             // IFF_UP
+  bool carrier = false;              // IFLA_CARRIER / IFF_LOWER_UP
+  std::string operstate;             // "UP", "DOWN", "LOWERLAYERDOWN", ... (IFLA_OPERSTATE)
+  uint64_t carrier_changes = 0;      // IFLA_CARRIER_CHANGES (kernel counter)
   std::vector<IpAddress> addresses;  // sorted
 
   bool operator==(const NetdevState&) const = default;

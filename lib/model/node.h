@@ -29,11 +29,11 @@ struct PortCounters {
 };
 
 struct Port {
-  uint32_t number = 0;      // 1-based
-  std::string state;        // "ACTIVE", "DOWN", ... (sysfs "4: ACTIVE" -> "ACTIVE")
-  std::string phys_state;   // "LinkUp", "Disabled", ... (sysfs "5: LinkUp" -> "LinkUp")
-  std::string link_layer;   // "Ethernet" (RoCE) or "InfiniBand"
-  std::string rate;         // "400 Gb/sec (4X NDR)"
+  uint32_t number = 0;               // 1-based
+  std::string state;                 // "ACTIVE", "DOWN", ... (sysfs "4: ACTIVE" -> "ACTIVE")
+  std::string phys_state;            // "LinkUp", "Disabled", ... (sysfs "5: LinkUp" -> "LinkUp")
+  std::string link_layer;            // "Ethernet" (RoCE) or "InfiniBand"
+  std::string rate;                  // "400 Gb/sec (4X NDR)"
   uint32_t gid_table_len = 0;        // number of slots (entries of gids/)
   std::vector<std::string> netdevs;  // the port's netdevs (device/net/ and GID ndevs), sorted
   std::vector<GidEntry> gids;        // valid entries only, ascending index

@@ -1,0 +1,110 @@
+#include "app/diagnose_command.h"
+
+#include <cstdlib>
+#include <ctime>
+
+#include "app/components.h"
+#include "app/gid_source_factory.h"
+#include "app/inventory_snapshot_source.h"
+#include "app/monitor.h"
+#include "diagnose/gid_table_checks.h"
+#include "report/diagnose_report.h"
+#include "sysfs/sysfs_inventory.h"
+
+namespace rocewatch {
+namespace {
+
+std::string FormatTime(double unix_seconds) {
+  std::time_t whole = static_cast<std::time_t>(unix_seconds);
+  std::tm tm;
+  gmtime_r(&whole, &tm);
+  char text[40];
+  std::strftime(text, sizeof(text), "%H:%M:%S", &tm);
+  char millis[8];
+  std::snprintf(millis, sizeof(millis), ".%03d",
+                static_cast<int>((unix_seconds - static_cast<double>(whole)) * 1000));
+  return std::string(text) + millis + "Z";
+}
+
+}  // namespace
+
+int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream& err,
+                bool out_is_terminal) {
+  const HostPaths& paths = options.common.paths;
+  PosixFileSystem fs;
+  SystemClock clock;
+  if (!fs.IsDirectory(paths.sysfs_root)) {
+    err << "rocewatch diagnose: cannot read sysfs at " << paths.sysfs_root
+        << ": not a directory (check --host-root / --sysfs-root)\n";
+    return 3;
+  }
+  StatusOr<std::unique_ptr<GidTableSource>> gids =
+      OpenGidSource(options.common.gid_source, fs, paths);
+  if (!gids.ok()) {
+    err << "rocewatch diagnose: " << gids.status().message() << "\n";
+    return 3;
+  }
+  SysfsInventory inventory(fs, paths.sysfs_root);
+  InventorySnapshotSource source(inventory, **gids, clock);
+
+  DiagnoseReport report;
+  report.gid_source = (*gids)->name();
+  if (options.watch) {
+    // Run the daemon's components for the watch period; they report what happens as events.
+    EventLoop loop(clock);
+    RunOptions run_options;
+    run_options.common = options.common;
+    run_options.interval = options.interval;
+    run_options.state_file.clear();  // diagnose never touches the daemon's state
+    Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
+    for (auto& component : BuildComponents({run_options, fs}))
+      monitor.AddComponent(std::move(component));
+    monitor.SetEventObserver([&](double when, std::string_view what) {
+      std::string line = FormatTime(when) + "  " + std::string(what);
+      report.watch_log.push_back(line);
+      if (!options.json) err << line << "\n" << std::flush;
+    });
+    if (!options.json) {
+      err << "watching for " << std::chrono::duration<double>(*options.watch).count()
+          << " s (link, address and GID events are printed as they happen)...\n";
+    }
+    Status started = monitor.Start();
+    if (!started.ok()) {
+      err << "rocewatch diagnose: " << started.ToString() << "\n";
+      return 3;
+    }
+    loop.ScheduleAfter(*options.watch, [&loop] { loop.Stop(); });
+    loop.Run();
+    report.snapshot = monitor.latest_snapshot();
+    report.findings = monitor.CurrentFindings();
+    monitor.Stop();
+  } else {
+    StatusOr<NodeSnapshot> snapshot = source.Take();
+    if (!snapshot.ok()) {
+      err << "rocewatch diagnose: cannot read the RDMA devices: " << snapshot.status().ToString()
+          << "\n";
+      return 3;
+    }
+    report.snapshot = std::move(snapshot).value();
+  }
+
+  SystemNetdevReader netdev_reader(fs, paths);
+  std::map<std::string, NetdevState> known_states;
+  for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
+    if (observation.in_namespace) known_states[name] = observation.state;
+    report.netdevs.push_back({observation, "unknown"});
+  }
+  std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
+  report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+
+  if (options.json) {
+    out << ReportToJson(report).dump(2) << "\n";
+  } else {
+    TextStyle style;
+    style.color = out_is_terminal && std::getenv("NO_COLOR") == nullptr;
+    out << RenderReportText(report, style);
+  }
+  return ReportExitStatus(report);
+}
+
+}  // namespace rocewatch

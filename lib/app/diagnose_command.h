@@ -1,0 +1,15 @@
+#pragma once
+// `rocewatch diagnose`: a one-shot report for a person at a terminal (or a program with --json).
+
+#include <ostream>
+
+#include "app/options.h"
+
+namespace rocewatch {
+
+// Writes the report to `out`, errors to `err`. Returns the contract's exit status: 0 healthy,
+// 1 warnings, 2 critical, 3 could not run.
+int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream& err,
+                bool out_is_terminal);
+
+}  // namespace rocewatch

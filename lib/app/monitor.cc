@@ -1,0 +1,173 @@
+#include "app/monitor.h"
+
+#include <spdlog/spdlog.h>
+
+#include "build_info.h"
+
+namespace rocewatch {
+
+const std::vector<double>& PollDurationBounds() {
+  static const std::vector<double> bounds = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                             0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
+  return bounds;
+}
+
+Monitor::Monitor(EventLoop& loop, SnapshotSource& source, MonitorOptions options)
+    : loop_(loop),
+      source_(source),
+      options_(options),
+      poll_duration_buckets_(PollDurationBounds().size(), 0) {}
+
+Monitor::~Monitor() {
+  Stop();
+  for (EventLoop::TimerId id : {requested_timer_, periodic_timer_, publish_timer_})
+    loop_.Cancel(id);
+}
+
+void Monitor::AddComponent(std::unique_ptr<MonitorComponent> component) {
+  components_.push_back(std::move(component));
+  component_started_.push_back(false);
+}
+
+Status Monitor::Start() {
+  for (size_t i = 0; i < components_.size(); ++i) {
+    Status status = components_[i]->Start(*this);
+    component_started_[i] = status.ok();
+    if (!status.ok()) {
+      spdlog::warn("component {} disabled: {}", components_[i]->name(), status.ToString());
+      CountSourceError(components_[i]->name(), 1);
+    }
+  }
+  started_ = true;
+  Status first = PollNow("start");
+  if (!first.ok()) return first;
+  SchedulePeriodic(clock().Now() + options_.interval);
+  return Status::Ok();
+}
+
+void Monitor::Stop() {
+  if (!started_) return;
+  started_ = false;
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->Stop(*this);
+}
+
+void Monitor::SchedulePeriodic(MonoTime at) {
+  next_periodic_ = at;
+  periodic_timer_ = loop_.ScheduleAt(at, [this] {
+    (void)PollNow("interval");
+    // Keep a steady cadence; if a poll overran whole intervals, skip them rather than burst.
+    MonoTime next = next_periodic_ + options_.interval;
+    MonoTime now = clock().Now();
+    if (next <= now) next = now + options_.interval;
+    SchedulePeriodic(next);
+  });
+}
+
+void Monitor::RequestSnapshot(std::string_view reason) {
+  if (loop_.IsScheduled(requested_timer_)) return;  // coalesced into the pending one
+  pending_reason_ = reason;
+  requested_timer_ = loop_.ScheduleAfter(options_.settle, [this] {
+    std::string reason = std::move(pending_reason_);
+    pending_reason_.clear();
+    (void)PollNow(reason);
+  });
+}
+
+void Monitor::RequestPublish() {
+  if (loop_.IsScheduled(publish_timer_)) return;
+  publish_timer_ = loop_.ScheduleAfter(Duration::zero(), [this] { Publish(); });
+}
+
+void Monitor::CountSourceError(std::string_view source, uint64_t count) {
+  auto it = source_errors_.find(source);
+  if (it == source_errors_.end()) it = source_errors_.emplace(std::string(source), 0).first;
+  it->second += count;
+}
+
+void Monitor::RecordEvent(std::string_view what) {
+  spdlog::info("{}", what);
+  if (event_observer_) event_observer_(clock().UnixSeconds(), what);
+}
+
+Status Monitor::PollNow(std::string_view reason) {
+  MonoTime begin = clock().Now();
+  StatusOr<NodeSnapshot> snapshot = source_.Take();
+  if (!snapshot.ok()) {
+    CountSourceError(source_.gid_source_name(), 1);
+    spdlog::warn("snapshot failed ({}): {}", reason, snapshot.status().ToString());
+    Publish();
+    return snapshot.status();
+  }
+  latest_ = std::move(snapshot).value();
+  for (const auto& [source, errors] : latest_.read_errors) CountSourceError(source, errors);
+
+  rnic_netdevs_.clear();
+  for (const Device& device : latest_.devices) {
+    for (const Port& port : device.ports) {
+      rnic_netdevs_.insert(port.netdevs.begin(), port.netdevs.end());
+      for (const GidEntry& gid : port.gids)
+        if (!gid.netdev.empty()) rnic_netdevs_.insert(gid.netdev);
+    }
+  }
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->OnSnapshot(*this, latest_);
+
+  double seconds = ToSeconds(clock().Now() - begin);
+  const std::vector<double>& bounds = PollDurationBounds();
+  for (size_t i = 0; i < bounds.size(); ++i)
+    if (seconds <= bounds[i]) ++poll_duration_buckets_[i];
+  ++poll_duration_count_;
+  poll_duration_sum_ += seconds;
+  ++polls_;
+  last_poll_unix_.store(clock().UnixSeconds(), std::memory_order_relaxed);
+  if (observer_) observer_(latest_, reason);
+  Publish();
+  return Status::Ok();
+}
+
+void Monitor::Publish() {
+  loop_.Cancel(publish_timer_);
+  if (publish_sink_) publish_sink_(BuildExposition());
+}
+
+std::vector<prometheus::MetricFamily> Monitor::BuildExposition() const {
+  MetricFamilies out;
+  AppendOwnMetrics(out);
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->AppendMetrics(*this, out);
+  return out.Take();
+}
+
+std::vector<Finding> Monitor::CurrentFindings() const {
+  std::vector<Finding> findings;
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->AppendFindings(*this, findings);
+  return findings;
+}
+
+void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
+  out.Gauge("rocewatch_build_info", "rocewatch build information; always 1.",
+            {{"version", kVersion}, {"revision", kGitRevision}}, 1);
+  if (polls_ > 0) {
+    out.Gauge("rocewatch_last_poll_timestamp_seconds",
+              "Unix time of the last completed poll of the RDMA devices.", {}, last_poll_unix());
+  }
+  std::vector<uint64_t> cumulative(poll_duration_buckets_.size());
+  // Buckets were counted per bound (a sample counts in every bound it fits), so they are
+  // cumulative already.
+  for (size_t i = 0; i < cumulative.size(); ++i) cumulative[i] = poll_duration_buckets_[i];
+  out.Histogram("rocewatch_poll_duration_seconds", "Time of one poll of the RDMA devices.", {},
+                PollDurationBounds(), cumulative, poll_duration_count_, poll_duration_sum_);
+  out.Declare("rocewatch_source_errors_total",
+              "Failed reads per source (sysfs, verbs, netlink, state, ...); each one was treated "
+              "as absent data, none is fatal.",
+              prometheus::MetricType::Counter);
+  for (const auto& [source, count] : source_errors_)
+    out.Counter("rocewatch_source_errors_total", "", {{"source", source}},
+                static_cast<double>(count));
+  out.Gauge("rocewatch_gid_source_info", "Where GID tables are read from (verbs or sysfs); 1.",
+            {{"source", source_.gid_source_name()}}, 1);
+}
+
+}  // namespace rocewatch

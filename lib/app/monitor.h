@@ -1,0 +1,116 @@
+#pragma once
+// The Monitor runs the daemon's observation cycle on the event loop:
+//   - a snapshot every `interval`, and one `settle` after any component asks for one (bursts of
+//     requests coalesce into one snapshot);
+//   - after each snapshot every component's OnSnapshot, then the exposition is rebuilt from all
+//     components and published;
+//   - its own metrics: build info, last poll time, poll duration, source errors.
+//
+// Threading: everything on the loop thread except last_poll_unix(), which the /healthz handler
+// reads from the exposer's threads.
+
+#include <prometheus/metric_family.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/monitor_component.h"
+#include "app/snapshot_source.h"
+
+namespace rocewatch {
+
+struct MonitorOptions {
+  Duration interval = std::chrono::seconds(1);
+  // Delay between an event (address, link, verbs GID_CHANGE) and the snapshot it triggers: the
+  // kernel updates GID tables on a workqueue shortly after the address event, and reading sysfs
+  // while it does so can itself move an index (docs/design.md, "Observer effect").
+  Duration settle = std::chrono::milliseconds(100);
+};
+
+class Monitor final : public MonitorContext {
+ public:
+  using PublishSink = std::function<void(std::vector<prometheus::MetricFamily>)>;
+  // Called after every snapshot, with the reason ("interval", or the reason of the request).
+  using SnapshotObserver = std::function<void(const NodeSnapshot&, std::string_view reason)>;
+  // Called for every RecordEvent, with the Unix time it was recorded.
+  using EventObserver = std::function<void(double unix_seconds, std::string_view what)>;
+
+  // REQUIRES: loop and source outlive the Monitor.
+  Monitor(EventLoop& loop, SnapshotSource& source, MonitorOptions options);
+  ~Monitor() override;
+
+  void AddComponent(std::unique_ptr<MonitorComponent> component);
+  void SetPublishSink(PublishSink sink) { publish_sink_ = std::move(sink); }
+  void SetSnapshotObserver(SnapshotObserver observer) { observer_ = std::move(observer); }
+  void SetEventObserver(EventObserver observer) { event_observer_ = std::move(observer); }
+
+  // Starts the components, takes the first snapshot and schedules the periodic ones.
+  // Errors: the first snapshot failed as a whole (e.g. the sysfs root is unreadable).
+  Status Start();
+  // Stops the components (flush state). Idempotent.
+  void Stop();
+
+  // Takes a snapshot now, runs the components and publishes. Returns the source's status.
+  Status PollNow(std::string_view reason);
+
+  // Unix time of the last completed poll (0 before the first). Thread-safe.
+  double last_poll_unix() const { return last_poll_unix_.load(std::memory_order_relaxed); }
+  uint64_t polls() const { return polls_; }
+  // Findings of every component for the current state.
+  std::vector<Finding> CurrentFindings() const;
+  // The exposition as it would be published now.
+  std::vector<prometheus::MetricFamily> BuildExposition() const;
+
+  // MonitorContext
+  EventLoop& loop() override { return loop_; }
+  const Clock& clock() const override { return loop_.clock(); }
+  void RequestSnapshot(std::string_view reason) override;
+  void RequestPublish() override;
+  const NodeSnapshot& latest_snapshot() const override { return latest_; }
+  const std::set<std::string>& rnic_netdevs() const override { return rnic_netdevs_; }
+  std::map<std::string, NetdevState>& netdevs() override { return netdevs_; }
+  const std::map<std::string, NetdevState>& netdevs() const override { return netdevs_; }
+  void CountSourceError(std::string_view source, uint64_t count) override;
+  void RecordEvent(std::string_view what) override;
+
+ private:
+  void SchedulePeriodic(MonoTime at);
+  void Publish();
+  void AppendOwnMetrics(MetricFamilies& out) const;
+
+  EventLoop& loop_;
+  SnapshotSource& source_;
+  const MonitorOptions options_;
+  std::vector<std::unique_ptr<MonitorComponent>> components_;
+  std::vector<bool> component_started_;
+  PublishSink publish_sink_;
+  SnapshotObserver observer_;
+  EventObserver event_observer_;
+
+  NodeSnapshot latest_;
+  std::set<std::string> rnic_netdevs_;
+  std::map<std::string, NetdevState> netdevs_;
+  std::map<std::string, uint64_t, std::less<>> source_errors_;
+  std::string pending_reason_;
+  EventLoop::TimerId requested_timer_ = 0;
+  EventLoop::TimerId periodic_timer_ = 0;
+  EventLoop::TimerId publish_timer_ = 0;
+  MonoTime next_periodic_{};
+  bool started_ = false;
+
+  uint64_t polls_ = 0;
+  std::atomic<double> last_poll_unix_{0};
+  // rocewatch_poll_duration_seconds
+  std::vector<uint64_t> poll_duration_buckets_;
+  uint64_t poll_duration_count_ = 0;
+  double poll_duration_sum_ = 0;
+};
+
+// Bucket bounds of rocewatch_poll_duration_seconds.
+const std::vector<double>& PollDurationBounds();
+
+}  // namespace rocewatch

@@ -1,0 +1,39 @@
+#pragma once
+// The parsed command line (shared/contract.md, docs/cli.md). Plain values; parsing and validation
+// live in cli.cc.
+
+#include <optional>
+#include <string>
+
+#include "core/clock.h"
+#include "export/listen_address.h"
+#include "os/host_paths.h"
+
+namespace rocewatch {
+
+enum class GidSourceChoice { kAuto, kVerbs, kSysfs };
+
+struct CommonOptions {
+  HostPaths paths;  // from --host-root and --sysfs-root
+  GidSourceChoice gid_source = GidSourceChoice::kAuto;
+  std::string log_level = "info";
+  std::string log_format = "text";
+};
+
+struct RunOptions {
+  CommonOptions common;
+  ListenAddress listen{"", 9879};
+  Duration interval = std::chrono::seconds(1);
+  Duration settle = std::chrono::milliseconds(100);
+  std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
+  std::optional<uint32_t> expected_gid_index;
+};
+
+struct DiagnoseOptions {
+  CommonOptions common;
+  bool json = false;
+  std::optional<Duration> watch;
+  Duration interval = std::chrono::seconds(1);  // poll interval while watching
+};
+
+}  // namespace rocewatch

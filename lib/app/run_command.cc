@@ -1,0 +1,108 @@
+#include "app/run_command.h"
+
+#include <signal.h>
+#include <spdlog/spdlog.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include "app/components.h"
+#include "app/gid_source_factory.h"
+#include "app/inventory_snapshot_source.h"
+#include "app/monitor.h"
+#include "build_info.h"
+#include "core/duration.h"
+#include "export/metrics_server.h"
+#include "sysfs/sysfs_inventory.h"
+
+namespace rocewatch {
+namespace {
+
+// SIGTERM and SIGINT as a readable fd, so that shutdown is an ordinary loop event. Blocks the
+// signals in the calling thread before any other thread exists (threads inherit the mask).
+class SignalFd {
+ public:
+  SignalFd() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  }
+  ~SignalFd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int fd() const { return fd_; }
+  // The signal number read, or 0.
+  int Read() {
+    signalfd_siginfo info;
+    if (read(fd_, &info, sizeof(info)) != sizeof(info)) return 0;
+    return static_cast<int>(info.ssi_signo);
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+int RunDaemon(const RunOptions& options) {
+  SignalFd signals;
+  if (signals.fd() < 0) {
+    spdlog::error("cannot create signalfd");
+    return 1;
+  }
+  SystemClock clock;
+  PosixFileSystem fs;
+  EventLoop loop(clock);
+  const HostPaths& paths = options.common.paths;
+
+  StatusOr<std::unique_ptr<GidTableSource>> gids =
+      OpenGidSource(options.common.gid_source, fs, paths);
+  if (!gids.ok()) {
+    spdlog::error("{}", gids.status().message());
+    return 1;
+  }
+  SysfsInventory inventory(fs, paths.sysfs_root);
+  InventorySnapshotSource source(inventory, **gids, clock);
+  Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
+  for (auto& component : BuildComponents({options, fs})) monitor.AddComponent(std::move(component));
+
+  auto metrics = std::make_shared<SnapshotCollectable>();
+  monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
+    metrics->Publish(std::move(families));
+  });
+
+  spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
+               kGitRevision, paths.sysfs_root, (*gids)->name(), FormatDuration(options.interval));
+  Status started = monitor.Start();
+  if (!started.ok()) {
+    spdlog::error("cannot read the RDMA devices: {}", started.ToString());
+    return 1;
+  }
+  spdlog::info("first snapshot: {} RDMA device(s)", monitor.latest_snapshot().devices.size());
+
+  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
+  const double stall_after = std::max(10.0, 3 * ToSeconds(options.interval));
+  StatusOr<std::unique_ptr<MetricsServer>> server =
+      MetricsServer::Start(options.listen, metrics, [&monitor, &clock, stall_after] {
+        return clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
+      });
+  if (!server.ok()) {
+    spdlog::error("{}", server.status().message());
+    return 1;
+  }
+  spdlog::info("serving /metrics and /healthz on port {}", (*server)->port());
+
+  loop.WatchFd(signals.fd(), [&](short) {
+    int signo = signals.Read();
+    spdlog::info("received {}, stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
+    loop.Stop();
+  });
+  loop.Run();
+  monitor.Stop();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace rocewatch

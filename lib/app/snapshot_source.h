@@ -1,0 +1,19 @@
+#pragma once
+// Produces complete NodeSnapshots. Abstract so that the Monitor can be tested with values.
+
+#include "core/status.h"
+#include "model/node.h"
+
+namespace rocewatch {
+
+class SnapshotSource {
+ public:
+  virtual ~SnapshotSource() = default;
+  // One complete observation, stamped with the time it was taken. Errors: the source as a whole
+  // failed (e.g. sysfs root unreadable); partial failures are counted in read_errors instead.
+  virtual StatusOr<NodeSnapshot> Take() = 0;
+  // "verbs" or "sysfs": where GID tables come from.
+  virtual const char* gid_source_name() const = 0;
+};
+
+}  // namespace rocewatch

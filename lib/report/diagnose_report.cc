@@ -1,0 +1,200 @@
+#include "report/diagnose_report.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "build_info.h"
+#include "os/file_system.h"
+
+namespace rocewatch {
+
+const char* ReportStatus(const DiagnoseReport& report) {
+  switch (WorstSeverity(report.findings)) {
+    case Severity::kCritical:
+      return "critical";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "healthy";
+  }
+  return "healthy";
+}
+
+int ReportExitStatus(const DiagnoseReport& report) {
+  switch (WorstSeverity(report.findings)) {
+    case Severity::kCritical:
+      return 2;
+    case Severity::kWarning:
+      return 1;
+    case Severity::kInfo:
+      return 0;
+  }
+  return 0;
+}
+
+std::vector<std::string> RnicNetdevNames(const NodeSnapshot& snapshot) {
+  std::set<std::string> names;
+  for (const Device& device : snapshot.devices)
+    for (const Port& port : device.ports) {
+      names.insert(port.netdevs.begin(), port.netdevs.end());
+      for (const GidEntry& gid : port.gids)
+        if (!gid.netdev.empty()) names.insert(gid.netdev);
+    }
+  std::vector<std::string> sorted(names.begin(), names.end());
+  std::sort(sorted.begin(), sorted.end(), NaturalLess);
+  return sorted;
+}
+
+nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
+  using json = nlohmann::ordered_json;
+  json devices = json::array();
+  for (const Device& device : report.snapshot.devices) {
+    json ports = json::array();
+    for (const Port& port : device.ports) {
+      json gids = json::array();
+      for (const GidEntry& gid : port.gids) {
+        gids.push_back({{"index", gid.index},
+                        {"gid", gid.gid},
+                        {"type", GidTypeLabel(gid.type)},
+                        {"netdev", gid.netdev}});
+      }
+      ports.push_back({{"port", port.number},
+                       {"state", port.state},
+                       {"phys_state", port.phys_state},
+                       {"link_layer", port.link_layer},
+                       {"rate", port.rate},
+                       {"netdevs", port.netdevs},
+                       {"gids", gids}});
+    }
+    devices.push_back({{"name", device.name},
+                       {"fw_ver", device.fw_ver},
+                       {"hca_type", device.hca_type},
+                       {"node_guid", device.node_guid},
+                       {"ports", ports}});
+  }
+  json netdevs = json::array();
+  for (const NetdevReport& netdev : report.netdevs) {
+    const NetdevObservation& obs = netdev.observation;
+    json addresses = json::array();
+    for (const IpAddress& a : obs.state.addresses) addresses.push_back(a.ToString());
+    json entry = {{"name", obs.state.name},
+                  {"carrier", obs.carrier_known ? json(obs.state.carrier) : json(nullptr)},
+                  {"addresses", addresses},
+                  {"managed_by", netdev.managed_by},
+                  {"in_namespace", obs.in_namespace}};
+    netdevs.push_back(entry);
+  }
+  json findings = json::array();
+  for (const Finding& f : report.findings) {
+    findings.push_back({{"severity", SeverityLabel(f.severity)},
+                        {"check", f.check},
+                        {"subject", f.subject},
+                        {"message", f.message},
+                        {"remedy", f.remedy}});
+  }
+  json out = {{"version", kVersion},
+              {"status", ReportStatus(report)},
+              {"gid_source", report.gid_source},
+              {"devices", devices},
+              {"netdevs", netdevs},
+              {"findings", findings}};
+  if (!report.watch_log.empty()) out["watch"] = report.watch_log;
+  return out;
+}
+
+namespace {
+
+struct Ansi {
+  bool on;
+  std::string operator()(const char* code, const std::string& text) const {
+    return on ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
+  }
+};
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style) {
+  Ansi ansi{style.color};
+  std::ostringstream out;
+  out << ansi("1", "rocewatch diagnose") << " " << kVersion << "  (GIDs read through "
+      << report.gid_source << ")\n\n";
+
+  if (report.snapshot.devices.empty()) {
+    out << "No RDMA devices found (no entries under class/infiniband).\n\n";
+  }
+  for (const Device& device : report.snapshot.devices) {
+    out << ansi("1", device.name) << "  " << device.hca_type << "  fw " << device.fw_ver
+        << "  node_guid " << device.node_guid << "\n";
+    for (const Port& port : device.ports) {
+      std::string state = port.state.empty() ? "unknown" : port.state;
+      out << "  port " << port.number << ": "
+          << (port.IsActive() ? ansi("32", state) : ansi("33", state)) << " (" << port.phys_state
+          << "), " << port.link_layer << ", " << port.rate << ", netdevs ";
+      for (size_t i = 0; i < port.netdevs.size(); ++i) out << (i ? "," : "") << port.netdevs[i];
+      if (port.netdevs.empty()) out << "-";
+      out << ", " << port.gids.size() << "/" << port.gid_table_len << " GID slots in use\n";
+      if (!port.gids.empty()) {
+        out << "    " << Pad("INDEX", 7) << Pad("GID", 41) << Pad("TYPE", 9) << Pad("IPV4", 16)
+            << "NETDEV\n";
+      }
+      for (const GidEntry& gid : port.gids) {
+        std::optional<std::string> ip = Ipv4OfGid(gid.gid);
+        out << "    " << Pad(std::to_string(gid.index), 7) << Pad(gid.gid, 41)
+            << Pad(GidTypeLabel(gid.type), 9) << Pad(ip ? *ip : "", 16) << gid.netdev << "\n";
+      }
+    }
+    out << "\n";
+  }
+
+  if (!report.netdevs.empty()) {
+    out << ansi("1", "Netdevs") << "\n";
+    for (const NetdevReport& netdev : report.netdevs) {
+      const NetdevObservation& obs = netdev.observation;
+      out << "  " << Pad(obs.state.name, 16) << "carrier "
+          << (obs.carrier_known ? (obs.state.carrier ? ansi("32", "up") : ansi("31", "down"))
+                                : std::string("unknown"))
+          << ", managed by " << netdev.managed_by << ", ";
+      if (!obs.in_namespace) {
+        out << "not in this network namespace (addresses unknown)";
+      } else if (obs.state.addresses.empty()) {
+        out << "no addresses";
+      } else {
+        for (size_t i = 0; i < obs.state.addresses.size(); ++i)
+          out << (i ? " " : "") << obs.state.addresses[i].ToString();
+      }
+      out << "\n";
+    }
+    out << "\n";
+  }
+
+  if (!report.watch_log.empty()) {
+    out << ansi("1", "What happened while watching") << "\n";
+    for (const std::string& line : report.watch_log) out << "  " << line << "\n";
+    out << "\n";
+  }
+
+  out << ansi("1", "Findings") << "\n";
+  if (report.findings.empty()) out << "  none\n";
+  for (Severity severity : {Severity::kCritical, Severity::kWarning, Severity::kInfo}) {
+    for (const Finding& f : report.findings) {
+      if (f.severity != severity) continue;
+      const char* color = severity == Severity::kCritical  ? "1;31"
+                          : severity == Severity::kWarning ? "33"
+                                                           : "36";
+      std::string label = SeverityLabel(severity);
+      std::transform(label.begin(), label.end(), label.begin(), ::toupper);
+      out << "  " << ansi(color, Pad(label, 9)) << f.subject << "  [" << f.check << "]\n"
+          << "           " << f.message << "\n"
+          << "           remedy: " << f.remedy << "\n";
+    }
+  }
+  out << "\nstatus: " << ReportStatus(report) << "\n";
+  return out.str();
+}
+
+}  // namespace rocewatch

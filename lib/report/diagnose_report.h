@@ -1,0 +1,45 @@
+#pragma once
+// The `rocewatch diagnose` report: the node as observed, with findings, rendered for a person
+// (text, like show_gids) or a program (JSON exactly as in shared/contract.md).
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "model/finding.h"
+#include "model/node.h"
+#include "os/netdev_reader.h"
+
+namespace rocewatch {
+
+struct NetdevReport {
+  NetdevObservation observation;
+  std::string managed_by = "unknown";  // NetworkManager | systemd-networkd | ifupdown | unknown
+};
+
+struct DiagnoseReport {
+  std::string gid_source;  // "verbs" | "sysfs"
+  NodeSnapshot snapshot;
+  std::vector<NetdevReport> netdevs;  // the RNIC netdevs, by name
+  std::vector<Finding> findings;
+  // Lines describing what `--watch` saw, in order (empty without --watch).
+  std::vector<std::string> watch_log;
+};
+
+// "healthy" (no warning or critical finding), "warning" or "critical".
+const char* ReportStatus(const DiagnoseReport& report);
+// The diagnose exit status of the contract: 0 healthy, 1 warnings, 2 critical.
+int ReportExitStatus(const DiagnoseReport& report);
+
+nlohmann::ordered_json ReportToJson(const DiagnoseReport& report);
+
+struct TextStyle {
+  bool color = false;  // ANSI colours (a terminal, NO_COLOR unset)
+};
+std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style);
+
+// The RNIC netdev names of a snapshot: port netdevs and GID ndevs, sorted, unique.
+std::vector<std::string> RnicNetdevNames(const NodeSnapshot& snapshot);
+
+}  // namespace rocewatch

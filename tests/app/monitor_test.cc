@@ -1,0 +1,157 @@
+#include "app/monitor.h"
+
+#include <gtest/gtest.h>
+
+#include "support/fake_clock.h"
+#include "support/node_builder.h"
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::milliseconds;
+
+// A SnapshotSource that returns a scripted node and counts how often it was read.
+class FakeSnapshotSource final : public SnapshotSource {
+ public:
+  explicit FakeSnapshotSource(const Clock& clock) : clock_(clock) {}
+  StatusOr<NodeSnapshot> Take() override {
+    ++takes;
+    if (!next_error.ok()) return next_error;
+    NodeSnapshot copy = node;
+    copy.taken_at = clock_.Now();
+    return copy;
+  }
+  const char* gid_source_name() const override { return "sysfs"; }
+  NodeSnapshot node;
+  Status next_error;
+  int takes = 0;
+
+ private:
+  const Clock& clock_;
+};
+
+// Records what the Monitor asked of it.
+class RecordingComponent final : public MonitorComponent {
+ public:
+  explicit RecordingComponent(Status start = Status::Ok()) : start_(std::move(start)) {}
+  std::string_view name() const override { return "recording"; }
+  Status Start(MonitorContext&) override { return start_; }
+  void OnSnapshot(MonitorContext&, const NodeSnapshot&) override { ++snapshots; }
+  void AppendMetrics(const MonitorContext&, MetricFamilies& out) const override {
+    out.Gauge("test_snapshots", "", {}, snapshots);
+  }
+  int snapshots = 0;
+
+ private:
+  Status start_;
+};
+
+class MonitorTest : public ::testing::Test {
+ protected:
+  MonitorTest() : source_(clock_), loop_(clock_) {
+    source_.node.devices.push_back(RoceDevice("mlx5_0", "eth0", {"10.0.0.2"}));
+  }
+  // Advances the fake clock in small steps, running the loop at each.
+  void RunFor(Duration d) {
+    for (Duration passed{}; passed < d; passed += milliseconds(10)) {
+      clock_.Advance(milliseconds(10));
+      loop_.RunOnce(Duration::zero());
+    }
+  }
+  FakeClock clock_;
+  FakeSnapshotSource source_;
+  EventLoop loop_;
+};
+
+TEST_F(MonitorTest, PollsOnStartAndThenEveryInterval) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  ASSERT_TRUE(monitor.Start().ok());
+  EXPECT_EQ(source_.takes, 1);
+  RunFor(std::chrono::milliseconds(3005));
+  EXPECT_EQ(source_.takes, 4);
+  EXPECT_EQ(monitor.polls(), 4u);
+}
+
+TEST_F(MonitorTest, RequestedSnapshotsWaitTheSettleDelayAndCoalesce) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(10), milliseconds(100)});
+  ASSERT_TRUE(monitor.Start().ok());
+  monitor.RequestSnapshot("address added");
+  RunFor(milliseconds(50));
+  monitor.RequestSnapshot("link up");
+  monitor.RequestSnapshot("address added");
+  EXPECT_EQ(source_.takes, 1);  // not before the settle delay
+  RunFor(milliseconds(60));
+  EXPECT_EQ(source_.takes, 2);  // one snapshot for the whole burst
+  RunFor(milliseconds(500));
+  EXPECT_EQ(source_.takes, 2);
+}
+
+TEST_F(MonitorTest, PublishesAfterEverySnapshotWithComponentMetrics) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  auto component = std::make_unique<RecordingComponent>();
+  RecordingComponent* recorder = component.get();
+  monitor.AddComponent(std::move(component));
+  int publishes = 0;
+  std::vector<prometheus::MetricFamily> last;
+  monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
+    ++publishes;
+    last = std::move(families);
+  });
+  ASSERT_TRUE(monitor.Start().ok());
+  RunFor(milliseconds(1005));
+  EXPECT_EQ(recorder->snapshots, 2);
+  EXPECT_EQ(publishes, 2);
+  bool found = false;
+  for (const auto& family : last)
+    if (family.name == "test_snapshots") found = family.metric.at(0).gauge.value == 2;
+  EXPECT_TRUE(found);
+}
+
+TEST_F(MonitorTest, AComponentThatFailsToStartIsDisabledAndCounted) {
+  Monitor monitor(loop_, source_, {});
+  auto component = std::make_unique<RecordingComponent>(Status::Unavailable("no netlink"));
+  RecordingComponent* recorder = component.get();
+  monitor.AddComponent(std::move(component));
+  ASSERT_TRUE(monitor.Start().ok());
+  EXPECT_EQ(recorder->snapshots, 0);
+  bool counted = false;
+  for (const auto& family : monitor.BuildExposition())
+    if (family.name == "rocewatch_source_errors_total")
+      for (const auto& metric : family.metric)
+        if (metric.label.at(0).value == "recording") counted = metric.counter.value == 1;
+  EXPECT_TRUE(counted);
+}
+
+TEST_F(MonitorTest, AFailedFirstSnapshotFailsStartButLaterFailuresAreCounted) {
+  source_.next_error = Status::NotFound("/sys: gone");
+  Monitor failing(loop_, source_, {});
+  EXPECT_EQ(failing.Start().code(), StatusCode::kNotFound);
+
+  source_.next_error = Status::Ok();
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  ASSERT_TRUE(monitor.Start().ok());
+  double first_poll = monitor.last_poll_unix();
+  source_.next_error = Status::IoError("EIO");
+  RunFor(milliseconds(1005));
+  EXPECT_EQ(monitor.last_poll_unix(), first_poll);          // /healthz will see the stall
+  EXPECT_EQ(monitor.latest_snapshot().devices.size(), 1u);  // the last good snapshot stays
+}
+
+TEST_F(MonitorTest, RnicNetdevsComeFromPortsAndGidNdevs) {
+  source_.node.devices[0].ports[0].gids.push_back(
+      {1, 4, *GidOfAddress("10.0.1.2"), GidType::kRoceV2, "eth0.100"});
+  Monitor monitor(loop_, source_, {});
+  ASSERT_TRUE(monitor.Start().ok());
+  EXPECT_EQ(monitor.rnic_netdevs(), (std::set<std::string>{"eth0", "eth0.100"}));
+}
+
+TEST_F(MonitorTest, RecordedEventsReachTheObserverWithTheirTime) {
+  Monitor monitor(loop_, source_, {});
+  std::vector<std::string> events;
+  monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
+  monitor.RecordEvent("eth0 carrier down");
+  EXPECT_EQ(events, std::vector<std::string>{"eth0 carrier down"});
+}
+
+}  // namespace
+}  // namespace rocewatch

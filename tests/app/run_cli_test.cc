@@ -1,0 +1,74 @@
+// The real daemon on a fixture tree: what a Prometheus scrape sees.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "support/daemon_process.h"
+#include "support/golden.h"
+#include "support/sysfs_fixture.h"
+#include "support/temp_dir.h"
+
+namespace rocewatch {
+namespace {
+
+// The exposition without values that change from run to run (times, durations, exposer self
+// metrics, the build revision), for a stable golden comparison.
+std::string StableExposition(const std::string& exposition) {
+  std::istringstream lines(exposition);
+  std::ostringstream out;
+  std::string line;
+  static const std::regex volatile_series(
+      "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
+      "# (HELP|TYPE) exposer_)");
+  while (std::getline(lines, line)) {
+    if (std::regex_search(line, volatile_series)) continue;
+    line = std::regex_replace(line, std::regex("revision=\"[^\"]*\""), "revision=\"X\"");
+    out << line << "\n";
+  }
+  return out.str();
+}
+
+class RunCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", ExampleEightRailNode()).ok());
+  }
+  TempDir dir_;
+};
+
+TEST_F(RunCliTest, ServesTheNodeAsMetrics) {
+  auto daemon = DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", ""});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  auto metrics = (*daemon)->Scrape();
+  ASSERT_TRUE(metrics.ok()) << metrics.status().ToString();
+  EXPECT_EQ(FindSample(*metrics, "rocewatch_rdma_devices"), 8);
+  EXPECT_EQ(FindSample(*metrics, R"(rocewatch_port_active{device="mlx5_0",port="1"})"), 1);
+  EXPECT_EQ(FindSample(*metrics, R"(rocewatch_gid_info{device="mlx5_3",port="1",index="5",)"
+                                 R"(gid="0000:0000:0000:0000:0000:ffff:0a00:0302",type="roce_v2",)"
+                                 R"(netdev="ens4f0np0"})"),
+            1);
+  EXPECT_TRUE(FindSample(*metrics, "rocewatch_last_poll_timestamp_seconds").has_value());
+  EXPECT_EQ((*daemon)->Stop(), 0);
+}
+
+TEST_F(RunCliTest, ExpositionMatchesTheGoldenFile) {
+  auto daemon = DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", ""});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  auto metrics = (*daemon)->Scrape();
+  ASSERT_TRUE(metrics.ok());
+  ExpectMatchesGolden(StableExposition(*metrics), "example_8_rail_metrics.prom");
+}
+
+TEST_F(RunCliTest, BadFlagsExitTwoWithAClearMessage) {
+  int status = 0;
+  std::string err = RunCommand(
+      std::string(ROCEWATCH_BINARY) + " run --listen '[::1]:9879' 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("IPv6 is not supported"), std::string::npos) << err;
+  RunCommand(std::string(ROCEWATCH_BINARY) + " run --interval 0s 2>/dev/null", &status);
+  EXPECT_EQ(status, 2);
+}
+
+}  // namespace
+}  // namespace rocewatch

@@ -1,0 +1,60 @@
+// rocewatch-fixture: writes the sysfs tree of a simulated RDMA host, for demos, e2e tests and
+// benchmarks.
+//   rocewatch-fixture example-8-rail DIR   DIR/sys: the bundled example node (mlx5_3 drifted)
+//   rocewatch-fixture rails N DIR          DIR/sys: a healthy node of N rails (1..256)
+// Exit status: 0 written, 1 write failure, 2 usage error.
+
+#include <charconv>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+#include "support/sysfs_fixture.h"
+
+namespace {
+
+constexpr int kMaxRails = 256;
+
+int Usage(const char* message) {
+  std::fprintf(stderr,
+               "rocewatch-fixture: %s\n"
+               "usage: rocewatch-fixture example-8-rail DIR\n"
+               "       rocewatch-fixture rails N DIR      (N in 1..%d)\n"
+               "Writes DIR/sys/class/{infiniband,net}/... of a simulated RoCE host.\n",
+               message, kMaxRails);
+  return 2;
+}
+
+int Write(const std::string& dir, const std::vector<rocewatch::FixtureDevice>& devices) {
+  const std::string sysfs_root = dir + "/sys";
+  rocewatch::Status status = rocewatch::WriteSysfsFixture(sysfs_root, devices);
+  if (!status.ok()) {
+    std::fprintf(stderr, "rocewatch-fixture: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  std::printf("%s: %zu RDMA devices\n", sysfs_root.c_str(), devices.size());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return Usage("missing command");
+  const std::string_view command = argv[1];
+  if (command == "example-8-rail") {
+    if (argc != 3) return Usage("example-8-rail takes exactly one DIR");
+    return Write(argv[2], rocewatch::ExampleEightRailNode());
+  }
+  if (command == "rails") {
+    if (argc != 4) return Usage("rails takes N and DIR");
+    const std::string_view n_text = argv[2];
+    int rails = 0;
+    auto [end, ec] = std::from_chars(n_text.data(), n_text.data() + n_text.size(), rails);
+    if (ec != std::errc() || end != n_text.data() + n_text.size() || rails < 1 ||
+        rails > kMaxRails) {
+      return Usage("N must be a whole number of rails in 1..256");
+    }
+    return Write(argv[3], rocewatch::RailNode(rails));
+  }
+  return Usage(("unknown command '" + std::string(command) + "'").c_str());
+}

@@ -1,0 +1,25 @@
+#pragma once
+// A minimal blocking HTTP/1.0 GET for tests that scrape /metrics and /healthz on loopback.
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "core/status.h"
+
+namespace rocewatch {
+
+struct HttpResponse {
+  int status = 0;
+  std::string body;
+};
+
+// GET http://host:port/path with a total time bound. Errors: IoError (refused, timeout, garbage).
+StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::string& path,
+                               std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// The value of the first sample whose line starts with `series` (name plus labels exactly as
+// exposed, e.g. `rocewatch_port_active{device="mlx5_0",port="1"}`), or nullopt.
+std::optional<double> FindSample(const std::string& exposition, const std::string& series);
+
+}  // namespace rocewatch
