@@ -43,6 +43,7 @@ write_exposition() {
     echo "rocewatch_netdev_addresses{netdev=\"ens1f0np0\",family=\"ipv4\"} $addresses"
     echo "rocewatch_ip_missing{netdev=\"ens1f0np0\"} 0"
     echo "rocewatch_policy_rules_missing{netdev=\"ens1f0np0\"} 0"
+    echo "rocewatch_policy_routes_missing{netdev=\"ens1f0np0\"} 0"
     echo '# TYPE rocewatch_port_transmit_bytes_total counter'
     echo "rocewatch_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} ${now%.*}000"
     echo '# TYPE rocewatch_port_receive_bytes_total counter'
