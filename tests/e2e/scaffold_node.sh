@@ -33,6 +33,7 @@ write_exposition() {
     echo "rocewatch_gid_drift_events_total{$gid_labels} $drifts"
     echo "rocewatch_gid_last_drift_timestamp_seconds{$gid_labels} $DRIFT_TIME"
     echo "rocewatch_gid_index_mismatch{$gid_labels} 0"
+    echo "rocewatch_gid_holes{device=\"mlx5_0\",port=\"1\"} $((drifts * 2))"
     echo "rocewatch_netdev_carrier{netdev=\"ens1f0np0\"} $carrier"
     echo '# TYPE rocewatch_link_flaps_total counter'
     echo "rocewatch_link_flaps_total{netdev=\"ens1f0np0\"} $flaps"
@@ -67,6 +68,8 @@ write_exposition() {
     echo 'rocewatch_source_errors_total{source="sysfs"} 0'
     echo '# TYPE rocewatch_netlink_resyncs_total counter'
     echo 'rocewatch_netlink_resyncs_total 0'
+    echo '# TYPE rocewatch_state_persistence_failures_total counter'
+    echo 'rocewatch_state_persistence_failures_total 0'
   } >"$NODE_DIR/metrics.tmp"
   mv "$NODE_DIR/metrics.tmp" "$NODE_DIR/metrics"
 }
