@@ -14,6 +14,10 @@ E2E_SOURCE_DIR=${ROCEWATCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.
 E2E_HELPERS="$E2E_SOURCE_DIR/tests/e2e"
 E2E_PIDS=()
 E2E_DIR=""
+# When set (simulated_node.sh sets it), every process and request of the test runs in this network
+# namespace, on its loopback; the cleanup deletes it.
+E2E_NETNS=""
+E2E_CLEANUP_NETNS=""
 # Minutes in the shipped rules become seconds in the test copy.
 E2E_RULE_SCALE=${E2E_RULE_SCALE:-60}
 # A 32-character PagerDuty integration key, as PagerDuty issues them.
@@ -50,6 +54,7 @@ e2e_cleanup() {
   done
   for pid in "${E2E_PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
+  [ -n "$E2E_CLEANUP_NETNS" ] && ip netns del "$E2E_CLEANUP_NETNS" 2>/dev/null
   if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -d "$E2E_DIR" ]; then
     local log
     for log in "$E2E_DIR"/*.log; do
@@ -62,11 +67,20 @@ e2e_cleanup() {
   exit "$rc"
 }
 
-# e2e_start NAME COMMAND...: runs COMMAND in the background, output in $E2E_DIR/NAME.log.
+# e2e_in_ns COMMAND...: runs COMMAND in the test's network namespace (if any).
+e2e_in_ns() {
+  if [ -n "$E2E_NETNS" ]; then ip netns exec "$E2E_NETNS" "$@"; else "$@"; fi
+}
+
+# e2e_start NAME COMMAND...: runs COMMAND in the background (in the test's namespace), output in
+# $E2E_DIR/NAME.log. `ip netns exec` execs the command: the recorded pid is the command's.
 e2e_start() {
   local name=$1
   shift
-  "$@" >"$E2E_DIR/$name.log" 2>&1 &
+  local command=("$@")
+  [ -n "$E2E_NETNS" ] && command=(ip netns exec "$E2E_NETNS" "$@")
+  # A simple command (not a function) in the background: bash execs it, so $! is its pid.
+  "${command[@]}" >"$E2E_DIR/$name.log" 2>&1 &
   E2E_PIDS+=($!)
 }
 
@@ -89,7 +103,7 @@ e2e_wait_until() {
   done
 }
 
-e2e_http_ok() { curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; }
+e2e_http_ok() { e2e_in_ns curl -fsS -o /dev/null --max-time 2 "$1" 2>/dev/null; }
 
 e2e_start_receiver() {
   PD_EVENTS="$E2E_DIR/pagerduty-events.jsonl"
@@ -144,7 +158,7 @@ EOF
 
 # e2e_prom_query EXPR: prints the JSON answer of an instant query.
 e2e_prom_query() {
-  curl -fsS --max-time 5 "$PROM_URL/api/v1/query" --data-urlencode "query=$1"
+  e2e_in_ns curl -fsS --max-time 5 "$PROM_URL/api/v1/query" --data-urlencode "query=$1"
 }
 
 # e2e_prom_has EXPR: true when the instant query returns at least one series.
@@ -154,7 +168,7 @@ e2e_prom_has() {
 
 # e2e_rules_healthy: every loaded rule evaluated without error (and the shipped count was loaded).
 e2e_rules_healthy() {
-  curl -fsS --max-time 5 "$PROM_URL/api/v1/rules" | python3 -c '
+  e2e_in_ns curl -fsS --max-time 5 "$PROM_URL/api/v1/rules" | python3 -c '
 import json, sys
 groups = json.load(sys.stdin)["data"]["groups"]
 rules = [r for g in groups for r in g["rules"]]
