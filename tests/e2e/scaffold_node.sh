@@ -49,6 +49,9 @@ write_exposition() {
     echo "rocewatch_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} ${now%.*}000"
     echo '# TYPE rocewatch_port_receive_bytes_total counter'
     echo "rocewatch_port_receive_bytes_total{device=\"mlx5_0\",port=\"1\"} ${now%.*}000"
+    echo '# TYPE rocewatch_port_counter_total counter'
+    echo "rocewatch_port_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"link_downed\"} $flaps"
+    echo "rocewatch_port_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"symbol_error\"} 0"
     echo '# TYPE rocewatch_port_hw_counter_total counter'
     echo "rocewatch_port_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_sequence\"} $((flaps * 7))"
     echo "rocewatch_traffic_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} $rate"
