@@ -62,6 +62,18 @@ if not {"datasource", "instance"} <= variables:
 for panel in dashboard["panels"]:
     if panel["type"] != "row" and panel.get("datasource", {}).get("uid") != "${datasource}":
         problems.append("dashboard panel %r: datasource must be ${datasource}" % panel["title"])
+# Every metric the rules and the dashboard use is a documented rocewatch metric (a misspelt name
+# is no PromQL error, only an alert that never fires).
+documented = set()
+for doc in glob.glob(os.path.join(src, "docs/*.md")):
+    if not doc.endswith("/alerts.md"):
+        documented |= set(re.findall(r"rocewatch_[a-z0-9_]+", open(doc, encoding="utf-8").read()))
+dashboard_text = open(os.path.join(src, "deploy/grafana/rocewatch-dashboard.json"), encoding="utf-8").read()
+used = set(re.findall(r"rocewatch_[a-z0-9_]+", rules + dashboard_text))
+for metric in sorted(used):
+    base = re.sub(r"_(bucket|sum|count)$", "", metric)
+    if metric not in documented and base not in documented:
+        problems.append("metric %s is used by the rules or the dashboard but not documented in docs/" % metric)
 print("%d alerts checked: %s" % (len(names), ", ".join(names)))
 for p in problems:
     print("PROBLEM:", p)

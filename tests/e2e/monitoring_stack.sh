@@ -40,7 +40,7 @@ e2e_setup() {
   trap e2e_cleanup EXIT
   trap 'exit 1' INT TERM
   # set -e exits silently; say where.
-  trap 'echo "FAIL: \"$BASH_COMMAND\" failed (line $LINENO of ${BASH_SOURCE[0]##*/})" >&2' ERR
+  trap 'echo "FAIL: \"${BASH_COMMAND%%$'"'"'\n'"'"'*}\" failed (line $LINENO of ${BASH_SOURCE[0]##*/})" >&2' ERR
 }
 
 e2e_cleanup() {
