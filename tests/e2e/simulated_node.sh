@@ -10,6 +10,9 @@
 #
 #   sim_node_create            -> E2E_NETNS, SIM_SYSFS (needs root and `ip netns`; else exit 77)
 #   sim_node_start_daemon ARGS -> NODE_TARGET (rocewatch run on the fixture, in the namespace)
+#   sim_traffic_start          a job's RDMA traffic: the port's data counters advance (about
+#                              2 GB/s) while DIR/traffic says "on"; the flap stops it while the
+#                              carrier is down
 #   sim_flap_networkmanager    carrier down, address removed while a job holds its GIDs (the
 #                              entries stay pending delete), carrier up, address re-added: the
 #                              kernel puts the GIDs at the lowest free slots, 4/5
@@ -86,10 +89,28 @@ sim_port_state() {  # sim_port_state up|down
   fi
 }
 
+sim_traffic_start() {
+  sim_write "$E2E_DIR/traffic" on
+  # port_xmit_data / port_rcv_data count 4-octet units: +125e6 every 0.5 s is 1 GB/s each way.
+  e2e_start traffic bash -c '
+    port=$1 switch=$2
+    while true; do
+      if [ "$(cat "$switch")" = on ]; then
+        for counter in port_xmit_data port_rcv_data; do
+          value=$(cat "$port/counters/$counter")
+          printf "%s\n" $((value + 125000000)) >"$port/counters/$counter.tmp"
+          mv -f "$port/counters/$counter.tmp" "$port/counters/$counter"
+        done
+      fi
+      sleep 0.5
+    done' traffic "$SIM_PORT" "$E2E_DIR/traffic"
+}
+
 sim_flap_networkmanager() {
-  e2e_log "flap: carrier down (peer down)"
+  e2e_log "flap: carrier down (peer down), the job's traffic stops"
   e2e_in_ns ip link set "$SIM_PEER" down
   sim_port_state down
+  sim_write "$E2E_DIR/traffic" off
   sleep 1
   e2e_log "NetworkManager removes $SIM_ADDRESS; a live job holds its GIDs: slots 2/3 pending delete"
   e2e_in_ns ip addr del "$SIM_ADDRESS" dev "$SIM_NETDEV"
@@ -104,4 +125,5 @@ sim_flap_networkmanager() {
   e2e_in_ns ip addr add "$SIM_ADDRESS" dev "$SIM_NETDEV"
   sim_gid_set 4 "$SIM_IPV4_GID" "IB/RoCE v1"
   sim_gid_set 5 "$SIM_IPV4_GID" "RoCE v2"
+  sim_write "$E2E_DIR/traffic" on
 }
