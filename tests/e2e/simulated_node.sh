@@ -1,0 +1,129 @@
+# shellcheck shell=bash
+# Sourced by end-to-end tests after monitoring_stack.sh: a simulated one-rail RoCE node for
+# `rocewatch run`, in a network namespace of the test's own.
+#   - sysfs: the fixture tree of `rocewatch-fixture rails 1` (mlx5_0 port 1 on ens1f0np0, IPv4
+#     10.0.0.2/24, its RoCE v1/v2 GIDs at 2/3), edited in place the way the kernel changes it;
+#   - netdevs: a veth pair in the namespace, ens1f0np0 (the RNIC) <-> rwpeer (the "switch"):
+#     downing the peer drops the RNIC's carrier, as a real link flap does.
+# The namespace is removed by the EXIT trap (e2e_cleanup); every process of the test (Prometheus,
+# Alertmanager, the PagerDuty stand-in, the daemon) runs inside it, on its loopback.
+#
+#   sim_node_create            -> E2E_NETNS, SIM_SYSFS (needs root and `ip netns`; else exit 77)
+#   sim_node_start_daemon ARGS -> NODE_TARGET (rocewatch run on the fixture, in the namespace)
+#   sim_traffic_start          a job's RDMA traffic: the port's data counters advance (about
+#                              2 GB/s) while DIR/traffic says "on"; the flap stops it while the
+#                              carrier is down
+#   sim_flap_networkmanager    carrier down, address removed while a job holds its GIDs (the
+#                              entries stay pending delete), carrier up, address re-added: the
+#                              kernel puts the GIDs at the lowest free slots, 4/5
+
+SIM_NETDEV=ens1f0np0
+SIM_PEER=rwpeer
+SIM_ADDRESS=10.0.0.2/24
+SIM_IPV4_GID=0000:0000:0000:0000:0000:ffff:0a00:0002
+SIM_ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
+
+sim_node_create() {
+  [ "$(id -u)" = 0 ] || e2e_skip "needs root for a network namespace"
+  command -v ip >/dev/null 2>&1 || e2e_skip "iproute2 is not installed"
+  local fixture_tool
+  fixture_tool="$(dirname "${ROCEWATCH_BINARY:?ROCEWATCH_BINARY must name the rocewatch binary}")/tests/rocewatch-fixture"
+  [ -x "$fixture_tool" ] || e2e_fail "no fixture tool at $fixture_tool (build the rocewatch-fixture target)"
+  E2E_NETNS="rocewatch-e2e-$$"
+  ip netns add "$E2E_NETNS" 2>/dev/null || e2e_skip "cannot create a network namespace"
+  E2E_CLEANUP_NETNS=$E2E_NETNS
+  e2e_in_ns ip link set lo up
+  e2e_in_ns ip link add "$SIM_NETDEV" type veth peer name "$SIM_PEER"
+  e2e_in_ns ip link set "$SIM_NETDEV" address 0c:42:a1:5e:00:00
+  e2e_in_ns ip link set "$SIM_PEER" up
+  e2e_in_ns ip link set "$SIM_NETDEV" up
+  e2e_in_ns ip addr add "$SIM_ADDRESS" dev "$SIM_NETDEV"
+  "$fixture_tool" rails 1 "$E2E_DIR/node" >/dev/null || e2e_fail "rocewatch-fixture"
+  SIM_SYSFS="$E2E_DIR/node/sys"
+  SIM_PORT="$SIM_SYSFS/class/infiniband/mlx5_0/ports/1"
+  [ "$(cat "$SIM_PORT/gids/3")" = "$SIM_IPV4_GID" ] || e2e_fail "unexpected fixture: gids/3 is not $SIM_IPV4_GID"
+}
+
+# sim_node_start_daemon ARGS...: `rocewatch run` on the fixture in the namespace.
+sim_node_start_daemon() {
+  local port
+  port=$(e2e_free_port)
+  NODE_TARGET="127.0.0.1:$port"
+  e2e_start rocewatch "$ROCEWATCH_BINARY" run --sysfs-root "$SIM_SYSFS" --listen "$NODE_TARGET" \
+    --state-file "$E2E_DIR/rocewatch-state.json" "$@"
+  e2e_wait_until 30 "rocewatch /healthz" e2e_http_ok "http://$NODE_TARGET/healthz"
+}
+
+# Atomic file replacement, so that the daemon never reads half a value.
+sim_write() { printf '%s\n' "$2" >"$1.tmp" && mv -f "$1.tmp" "$1"; }
+
+# sim_gid_set INDEX GID TYPE_TEXT: a valid entry of the RNIC netdev.
+sim_gid_set() {
+  local attr
+  for attr in types ndevs; do
+    [ -d "$SIM_PORT/gid_attrs/$attr/$1" ] && rmdir "$SIM_PORT/gid_attrs/$attr/$1"
+  done
+  sim_write "$SIM_PORT/gid_attrs/types/$1" "$3"
+  sim_write "$SIM_PORT/gid_attrs/ndevs/$1" "$SIM_NETDEV"
+  sim_write "$SIM_PORT/gids/$1" "$2"
+}
+
+# sim_gid_clear INDEX: the slot reads as the zero GID and its attributes fail to read (the kernel:
+# EINVAL; the fixture: a directory), as an empty or pending-delete slot does.
+sim_gid_clear() {
+  local attr
+  sim_write "$SIM_PORT/gids/$1" "$SIM_ZERO_GID"
+  for attr in types ndevs; do
+    rm -f "$SIM_PORT/gid_attrs/$attr/$1"
+    mkdir -p "$SIM_PORT/gid_attrs/$attr/$1"
+  done
+}
+
+sim_port_state() {  # sim_port_state up|down
+  if [ "$1" = up ]; then
+    sim_write "$SIM_PORT/state" "4: ACTIVE"
+    sim_write "$SIM_PORT/phys_state" "5: LinkUp"
+  else
+    sim_write "$SIM_PORT/state" "1: DOWN"
+    sim_write "$SIM_PORT/phys_state" "3: Disabled"
+  fi
+}
+
+sim_traffic_start() {
+  sim_write "$E2E_DIR/traffic" on
+  # port_xmit_data / port_rcv_data count 4-octet units: +125e6 every 0.5 s is 1 GB/s each way.
+  e2e_start traffic bash -c '
+    port=$1 switch=$2
+    while true; do
+      if [ "$(cat "$switch")" = on ]; then
+        for counter in port_xmit_data port_rcv_data; do
+          value=$(cat "$port/counters/$counter")
+          printf "%s\n" $((value + 125000000)) >"$port/counters/$counter.tmp"
+          mv -f "$port/counters/$counter.tmp" "$port/counters/$counter"
+        done
+      fi
+      sleep 0.5
+    done' traffic "$SIM_PORT" "$E2E_DIR/traffic"
+}
+
+sim_flap_networkmanager() {
+  e2e_log "flap: carrier down (peer down), the job's traffic stops"
+  e2e_in_ns ip link set "$SIM_PEER" down
+  sim_port_state down
+  sim_write "$E2E_DIR/traffic" off
+  sleep 1
+  e2e_log "NetworkManager removes $SIM_ADDRESS; a live job holds its GIDs: slots 2/3 pending delete"
+  e2e_in_ns ip addr del "$SIM_ADDRESS" dev "$SIM_NETDEV"
+  sim_gid_clear 2
+  sim_gid_clear 3
+  sleep 1
+  e2e_log "carrier back (peer up)"
+  e2e_in_ns ip link set "$SIM_PEER" up
+  sim_port_state up
+  sleep 1
+  e2e_log "NetworkManager re-adds $SIM_ADDRESS: its RoCE v1/v2 GIDs land at the lowest free slots, 4/5"
+  e2e_in_ns ip addr add "$SIM_ADDRESS" dev "$SIM_NETDEV"
+  sim_gid_set 4 "$SIM_IPV4_GID" "IB/RoCE v1"
+  sim_gid_set 5 "$SIM_IPV4_GID" "RoCE v2"
+  sim_write "$E2E_DIR/traffic" on
+}
