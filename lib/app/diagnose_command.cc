@@ -76,7 +76,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     monitor.SetEventObserver([&](double when, std::string_view what) {
       std::string line = FormatTime(when) + "  " + std::string(what);
       report.watch_log.push_back(line);
-      if (!options.json) err << line << "\n" << std::flush;
+      err << line << "\n" << std::flush;  // live, on stderr in both modes
     });
     if (!options.json) {
       err << "watching for " << std::chrono::duration<double>(*options.watch).count()
