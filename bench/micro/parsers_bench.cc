@@ -4,53 +4,31 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <string_view>
 
 #include "sysfs/sysfs_parsers.h"
 
 namespace rocewatch {
 namespace {
 
-void BM_ParseGid(benchmark::State& state) {
-  const std::string text = "0000:0000:0000:0000:0000:ffff:0a00:0302\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseGid(text));
+template <class Parser>
+void BM_Parse(benchmark::State& state, Parser parse, std::string text) {
+  for (auto _ : state) benchmark::DoNotOptimize(parse(text));
 }
-BENCHMARK(BM_ParseGid);
 
-void BM_ParseZeroGid(benchmark::State& state) {
-  const std::string text = "0000:0000:0000:0000:0000:0000:0000:0000\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseGid(text));
-}
-BENCHMARK(BM_ParseZeroGid);
+const auto kGid = [](std::string_view text) { return ParseGid(text); };
+const auto kGidType = [](std::string_view text) { return ParseGidType(text); };
+const auto kNetdev = [](std::string_view text) { return ParseNetdevName(text); };
+const auto kCounter = [](std::string_view text) { return ParseCounterValue(text); };
+const auto kPortState = [](std::string_view text) { return ParsePortState(text); };
 
-void BM_ParseGidType(benchmark::State& state) {
-  const std::string text = "RoCE v2\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseGidType(text));
-}
-BENCHMARK(BM_ParseGidType);
-
-void BM_ParseNetdevName(benchmark::State& state) {
-  const std::string text = "ens16f0np0\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseNetdevName(text));
-}
-BENCHMARK(BM_ParseNetdevName);
-
-void BM_ParseCounterValue(benchmark::State& state) {
-  const std::string text = "18446744073709551615\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseCounterValue(text));
-}
-BENCHMARK(BM_ParseCounterValue);
-
-void BM_ParseCounterValueNoPma(benchmark::State& state) {
-  const std::string text = "N/A (no PMA)\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParseCounterValue(text));
-}
-BENCHMARK(BM_ParseCounterValueNoPma);
-
-void BM_ParsePortState(benchmark::State& state) {
-  const std::string text = "4: ACTIVE\n";
-  for (auto _ : state) benchmark::DoNotOptimize(ParsePortState(text));
-}
-BENCHMARK(BM_ParsePortState);
+BENCHMARK_CAPTURE(BM_Parse, Gid, kGid, "0000:0000:0000:0000:0000:ffff:0a00:0302\n");
+BENCHMARK_CAPTURE(BM_Parse, ZeroGid, kGid, "0000:0000:0000:0000:0000:0000:0000:0000\n");
+BENCHMARK_CAPTURE(BM_Parse, GidType, kGidType, "RoCE v2\n");
+BENCHMARK_CAPTURE(BM_Parse, NetdevName, kNetdev, "ens16f0np0\n");
+BENCHMARK_CAPTURE(BM_Parse, Counter, kCounter, "18446744073709551615\n");
+BENCHMARK_CAPTURE(BM_Parse, CounterNoPma, kCounter, "N/A (no PMA)\n");
+BENCHMARK_CAPTURE(BM_Parse, PortState, kPortState, "4: ACTIVE\n");
 
 }  // namespace
 }  // namespace rocewatch
