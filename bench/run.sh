@@ -28,6 +28,7 @@ netns="" quiet_netns=""
 
 cleanup() {
   local rc=$?
+  set +e
   trap - EXIT INT TERM
   [ -n "${harness_pid:-}" ] && kill "$harness_pid" 2>/dev/null && wait "$harness_pid" 2>/dev/null
   [ -n "$netns" ] && ip netns del "$netns" 2>/dev/null
