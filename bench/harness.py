@@ -15,6 +15,7 @@ stopped on exit (also on SIGINT/SIGTERM); the namespaces are created and deleted
 import argparse
 import ctypes
 import json
+import math
 import os
 import re
 import shutil
@@ -190,9 +191,9 @@ def summary(values, unit="", scale=1.0, digits=3):
 
 
 def percentile(values, p):
+    """Nearest-rank percentile: with 20 values, p99 is the largest and p50 the 10th."""
     ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, int(round(p / 100.0 * len(ordered) + 0.5)) - 1))
-    return ordered[k]
+    return ordered[max(0, min(len(ordered), math.ceil(p / 100.0 * len(ordered))) - 1)]
 
 
 # ---------------------------------------------------------------------------------------------
