@@ -16,6 +16,7 @@ import argparse
 import ctypes
 import json
 import math
+import random
 import os
 import re
 import shutil
@@ -479,6 +480,10 @@ def detection_latency(args, node, results):
     results["latency"] = {}
     for mode, netns in modes:
         flaps = FlapSimulator(node)
+        # The carrier comes back at a random phase of the poll: waiting for the daemon to see the
+        # GIDs go ends right after a poll, so a fixed down time would always land at the same
+        # point of the interval. Seeded: both modes see the same down times.
+        phases = random.Random(9)
         daemon = Daemon(args, node, netns, f"latency-{mode}")
         try:
             exposition = daemon.scrape()
@@ -494,7 +499,7 @@ def detection_latency(args, node, results):
                 gone_by = time.monotonic() + 3
                 while time.monotonic() < gone_by and gid_visible(daemon.scrape(), rail, flaps.slots[rail]):
                     time.sleep(0.05)
-                time.sleep(args.down_seconds)
+                time.sleep(args.down_seconds + phases.uniform(0, 1.0))
                 back = flaps.bring_back(rail)
                 seen_move = seen_drift = None
                 deadline = back + 5
@@ -601,7 +606,8 @@ def main():
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--strace-seconds", type=float, default=5)
     parser.add_argument("--flaps", type=int, default=20)
-    parser.add_argument("--down-seconds", type=float, default=0.5)
+    parser.add_argument("--down-seconds", type=float, default=0.5,
+                        help="least carrier-down time after the GIDs are gone; plus 0-1 s at random")
     parser.add_argument("--probe-ms", type=float, default=10)
     parser.add_argument("--scrapes", type=int, default=100)
     parser.add_argument("--sections", default="steady,latency,scrape")
