@@ -52,7 +52,7 @@ test-tsan: deps
 bench: deps
 	@scripts/install-deps.sh build bench
 	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DROCEWATCH_BUILD_BENCH=ON
-	cmake --build build-bench -j $(JOBS)
+	cmake --build build-bench -j $(JOBS) --target bench_all
 	bench/run.sh build-bench
 
 install: build

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages rocewatch needs that are missing, and nothing else.
 #   scripts/install-deps.sh build      libraries and tools to build and unit-test
 #   scripts/install-deps.sh e2e        + Prometheus, Alertmanager, yamllint (end-to-end tests)
-#   scripts/install-deps.sh bench      + node_exporter, perf tools (benchmarks)
+#   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git
@@ -10,7 +10,7 @@ build_pkgs=(build-essential cmake pkg-config git
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev
   iproute2 python3 curl)
 e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl)
-bench_pkgs=(libbenchmark-dev prometheus-node-exporter)
+bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 
 wanted=("${build_pkgs[@]}")

@@ -1,0 +1,643 @@
+#!/usr/bin/env python3
+"""rocewatch whole-daemon benchmarks on a simulated 16-RNIC node (bench/run.sh drives this).
+
+Sections (each prints medians with min/max over repeated runs):
+  steady   steady-state cost of `rocewatch run --interval 1s`: CPU s/s, peak RSS, reads per poll
+  latency  NetworkManager-style flaps: address back -> GID move visible in /metrics (events, poll-only)
+  scrape   /metrics latency and CPU per scrape, rocewatch beside node_exporter on the same tree
+
+The node: `rocewatch-fixture rails 16` (255-slot GID tables, counters, hw_counters) on tmpfs, plus,
+when we are root and can create network namespaces, the 16 RNIC netdevs as veth pairs in a namespace
+of our own (ensNf0np0 <-> rwpN), the daemon running inside it. Every process started here is
+stopped on exit (also on SIGINT/SIGTERM); the namespaces are created and deleted by bench/run.sh.
+"""
+
+import argparse
+import ctypes
+import json
+import math
+import random
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+CLONE_NEWNET = 0x40000000
+RAILS = 16
+
+_children = []
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+def stop_children():
+    for proc in _children:
+        if proc.poll() is None:
+            proc.terminate()
+    deadline = time.monotonic() + 5
+    for proc in _children:
+        try:
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    _children.clear()
+
+
+def on_signal(signo, _frame):
+    stop_children()
+    sys.exit(128 + signo)
+
+
+# ---------------------------------------------------------------------------------------------
+# Network namespaces: sockets are created inside the daemon's namespace (setns on this thread,
+# then back), so that one harness process can scrape daemons in different namespaces.
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_home_netns = os.open("/proc/self/ns/net", os.O_RDONLY)
+
+
+def _setns(fd):
+    if _libc.setns(fd, CLONE_NEWNET) != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+def connect(netns, port, timeout):
+    if not netns:
+        return socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    fd = os.open(f"/run/netns/{netns}", os.O_RDONLY)
+    try:
+        _setns(fd)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    finally:
+        _setns(_home_netns)
+        os.close(fd)
+    sock.settimeout(timeout)
+    sock.connect(("127.0.0.1", port))
+    return sock
+
+
+def http_get(netns, port, path="/metrics", timeout=5.0):
+    """Returns (status, body). HTTP/1.0, no compression, read until the server closes."""
+    sock = connect(netns, port, timeout)
+    try:
+        sock.sendall(f"GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/plain\r\n\r\n".encode())
+        chunks = []
+        while True:
+            chunk = sock.recv(262144)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        sock.close()
+    data = b"".join(chunks)
+    head, _, body = data.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+    return status, body.decode(errors="replace")
+
+
+def free_port(netns):
+    fd = os.open(f"/run/netns/{netns}", os.O_RDONLY) if netns else None
+    try:
+        if fd is not None:
+            _setns(fd)
+        sock = socket.socket()
+    finally:
+        if fd is not None:
+            _setns(_home_netns)
+            os.close(fd)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def wait_http(netns, port, path, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            status, _ = http_get(netns, port, path, timeout=1)
+            if status == 200:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def run(cmd, check=True):
+    return subprocess.run(cmd, check=check, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def ip(netns, *args):
+    run(["ip", "-n", netns, *args] if netns else ["ip", *args])
+
+
+# ---------------------------------------------------------------------------------------------
+# /proc figures
+
+
+def cpu_seconds(pid):
+    """utime + stime of the whole process (all threads), from /proc/<pid>/stat."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def proc_status_kib(pid, key):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def proc_io(pid):
+    out = {}
+    with open(f"/proc/{pid}/io") as f:
+        for line in f:
+            k, v = line.split(":")
+            out[k] = int(v)
+    return out
+
+
+def series_lines(text, prefix=""):
+    return [l for l in text.splitlines() if l and not l.startswith("#") and l.startswith(prefix)]
+
+
+def sample_sum(text, name, must_contain=""):
+    total, found = 0.0, False
+    for line in series_lines(text, name):
+        head, _, value = line.rpartition(" ")
+        if (head == name or head.startswith(name + "{")) and must_contain in head:
+            total += float(value)
+            found = True
+    return total if found else None
+
+
+def summary(values, unit="", scale=1.0, digits=3):
+    vals = [v * scale for v in values]
+    med = statistics.median(vals)
+    return f"median {med:.{digits}f}{unit} (min {min(vals):.{digits}f}, max {max(vals):.{digits}f}, n={len(vals)})"
+
+
+def percentile(values, p):
+    """Nearest-rank percentile: with 20 values, p99 is the largest and p50 the 10th."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered), math.ceil(p / 100.0 * len(ordered))) - 1)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The simulated node
+
+
+class Node:
+    def __init__(self, args):
+        self.args = args
+        self.root = os.path.join(args.work, "node")
+        self.sysfs = os.path.join(self.root, "sys")
+        self.netns = args.netns  # empty: no namespace (not root)
+        self.quiet_netns = args.quiet_netns
+
+    def build(self):
+        run([self.args.fixture_tool, "rails", str(RAILS), self.root])
+        # Real mlx5 devices have board_id; Debian's node_exporter 1.5 (procfs 0.8) fails the whole
+        # infiniband collector without it.
+        for dev in os.listdir(self.ib()):
+            with open(os.path.join(self.ib(), dev, "board_id"), "w") as f:
+                f.write("MT_0000000838\n")
+        if self.netns:
+            for rail in range(RAILS):
+                ip(self.netns, "link", "add", self.netdev(rail), "type", "veth", "peer", "name", f"rwp{rail}")
+                ip(self.netns, "link", "set", f"rwp{rail}", "up")
+                ip(self.netns, "link", "set", self.netdev(rail), "up")
+                ip(self.netns, "addr", "add", self.address(rail), "dev", self.netdev(rail))
+
+    def ib(self):
+        return os.path.join(self.sysfs, "class", "infiniband")
+
+    @staticmethod
+    def netdev(rail):
+        return f"ens{rail + 1}f0np0"
+
+    @staticmethod
+    def address(rail):
+        return f"10.0.{rail}.2/24"
+
+    def gid_dir(self, rail):
+        return os.path.join(self.ib(), f"mlx5_{rail}", "ports", "1")
+
+    # GID slots are rewritten the way the kernel changes them: a slot becomes valid when its
+    # attributes exist and then its gids/<i> file shows the value (written last, renamed into
+    # place); it becomes empty when gids/<i> shows the zero GID (first) and its attributes fail to
+    # read (a directory in the fixture, EISDIR; EINVAL in the kernel).
+    def read_slot(self, rail, index):
+        d = self.gid_dir(rail)
+        with open(f"{d}/gids/{index}") as f:
+            gid = f.read()
+        with open(f"{d}/gid_attrs/types/{index}") as f:
+            gid_type = f.read()
+        with open(f"{d}/gid_attrs/ndevs/{index}") as f:
+            ndev = f.read()
+        return gid, gid_type, ndev
+
+    @staticmethod
+    def _replace(path, content):
+        tmp = path + ".new"
+        with open(tmp, "w") as f:
+            f.write(content)
+        if os.path.isdir(path):
+            os.rmdir(path)
+        os.rename(tmp, path)
+
+    def fill_slot(self, rail, index, entry):
+        d = self.gid_dir(rail)
+        gid, gid_type, ndev = entry
+        self._replace(f"{d}/gid_attrs/types/{index}", gid_type)
+        self._replace(f"{d}/gid_attrs/ndevs/{index}", ndev)
+        self._replace(f"{d}/gids/{index}", gid)
+
+    def empty_slot(self, rail, index):
+        d = self.gid_dir(rail)
+        self._replace(f"{d}/gids/{index}", "0000:0000:0000:0000:0000:0000:0000:0000\n")
+        for attr in ("types", "ndevs"):
+            path = f"{d}/gid_attrs/{attr}/{index}"
+            if not os.path.isdir(path):
+                os.remove(path)
+                os.mkdir(path)
+
+
+class Daemon:
+    def __init__(self, args, node, netns, label, interval="1s"):
+        self.netns = netns
+        self.port = free_port(netns)
+        self.log_path = os.path.join(args.work, f"rocewatch-{label}.log")
+        cmd = [args.binary, "run", "--sysfs-root", node.sysfs, "--gid-source", "sysfs",
+               "--interval", interval, "--listen", f"127.0.0.1:{self.port}",
+               "--state-file", os.path.join(args.work, f"state-{label}.json"), "--log-level", "warn"]
+        if netns:
+            cmd = ["ip", "netns", "exec", netns] + cmd  # ip execs the daemon: same pid
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        _children.append(self.proc)
+        if not wait_http(netns, self.port, "/healthz", 20):
+            raise RuntimeError(f"rocewatch did not come up; log: {self.log_path}")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def scrape(self):
+        return http_get(self.netns, self.port)[1]
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+class NodeExporter:
+    def __init__(self, args, node, netns):
+        self.netns = netns
+        self.port = free_port(netns)
+        cmd = [args.node_exporter, "--collector.disable-defaults", "--collector.infiniband",
+               f"--path.sysfs={node.sysfs}", f"--web.listen-address=127.0.0.1:{self.port}"]
+        if netns:
+            cmd = ["ip", "netns", "exec", netns] + cmd
+        self.log = open(os.path.join(args.work, "node_exporter.log"), "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        _children.append(self.proc)
+        if not wait_http(netns, self.port, "/metrics", 20):
+            raise RuntimeError("node_exporter did not come up")
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=5)
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Steady state
+
+
+def polls_of(exposition):
+    return sample_sum(exposition, "rocewatch_poll_duration_seconds_count") or 0.0
+
+
+def steady_state(args, node, results):
+    log(f"\n== 1. Steady state: rocewatch run --interval 1s, {args.steady_seconds} s per run, "
+        f"{args.runs} runs, 16 RNICs x 255 GID slots" + (", 16 veth netdevs in a namespace" if node.netns else ""))
+    cpu, rss, reads_per_poll, rchar_per_poll, poll_seconds = [], [], [], [], []
+    strace_table = None
+    for run_no in range(args.runs):
+        daemon = Daemon(args, node, node.netns, f"steady{run_no}")
+        time.sleep(args.warmup)
+        polls0 = polls_of(daemon.scrape())
+        cpu0, io0, t0 = cpu_seconds(daemon.pid), proc_io(daemon.pid), time.monotonic()
+        time.sleep(args.steady_seconds)
+        cpu1, io1, t1 = cpu_seconds(daemon.pid), proc_io(daemon.pid), time.monotonic()
+        exposition = daemon.scrape()
+        polls = polls_of(exposition) - polls0
+        hwm = proc_status_kib(daemon.pid, "VmHWM")
+        poll_sum = sample_sum(exposition, "rocewatch_poll_duration_seconds_sum") or 0.0
+        poll_count = polls_of(exposition) or 1
+        cpu.append((cpu1 - cpu0) / (t1 - t0))
+        rss.append(hwm / 1024.0)
+        # The two scrapes add a handful of socket reads; negligible against thousands per poll.
+        reads_per_poll.append((io1["syscr"] - io0["syscr"]) / max(polls, 1))
+        rchar_per_poll.append((io1["rchar"] - io0["rchar"]) / max(polls, 1))
+        poll_seconds.append(poll_sum / poll_count)
+        log(f"  run {run_no + 1}: cpu {cpu[-1] * 100:.3f}% of a core, VmHWM {rss[-1]:.1f} MiB, "
+            f"{polls:.0f} polls, {reads_per_poll[-1]:.0f} read syscalls/poll, "
+            f"mean poll {poll_seconds[-1] * 1000:.2f} ms, loadavg {loadavg()}")
+        if run_no == args.runs - 1 and shutil.which("strace"):
+            strace_table = strace_counts(daemon, args.strace_seconds)
+        daemon.stop()
+    results["steady"] = dict(cpu_fraction=cpu, vmhwm_mib=rss, read_syscalls_per_poll=reads_per_poll,
+                             read_bytes_per_poll=rchar_per_poll, mean_poll_seconds=poll_seconds,
+                             strace=strace_table)
+    log(f"  CPU per second of wall time: {summary(cpu, '% of one core', 100)}  [target < 0.5%]")
+    log(f"  peak RSS (VmHWM):            {summary(rss, ' MiB', digits=1)}  [target < 20 MiB]")
+    log(f"  read syscalls per poll:      {summary(reads_per_poll, '', digits=0)} (/proc/<pid>/io syscr)")
+    log(f"  bytes read per poll:         {summary(rchar_per_poll, ' B', digits=0)}")
+    log(f"  poll duration (daemon's own histogram mean): {summary(poll_seconds, ' ms', 1000, 2)}")
+    if strace_table:
+        calls = strace_table["calls"]
+        per_read = sum(calls.values()) / max(calls.get("read", 0), 1)
+        log(f"  syscalls per poll (read syscalls per poll x all/read in the strace mix): "
+            f"~{statistics.median(reads_per_poll) * per_read:.0f}")
+        log(f"  syscall mix, strace -c -f over {args.strace_seconds} s of the last run:")
+        for name, share in strace_table["share"][:7]:
+            log(f"    {name:<16} {share * 100:5.1f}%  ({calls[name]} calls)")
+
+
+def strace_counts(daemon, seconds):
+    """The syscall mix of the running daemon from `strace -c -f` attached for `seconds`. Attaching
+    slows the daemon and the window's edges cut polls, so the mix is reported as shares; per-poll
+    figures come from /proc/<pid>/io."""
+    out_path = daemon.log_path + ".strace"
+    proc = subprocess.Popen(["strace", "-c", "-f", "-o", out_path, "-p", str(daemon.pid)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _children.append(proc)
+    time.sleep(seconds)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=10)
+    counts = {}
+    with open(out_path) as f:
+        for line in f:
+            cols = line.split()
+            # % time, seconds, usecs/call, calls, [errors], syscall
+            if len(cols) >= 5 and cols[0][0].isdigit() and cols[-1] != "total":
+                counts[cols[-1]] = int(cols[3])
+    total = sum(counts.values()) or 1
+    return {"calls": counts, "share": sorted(((k, v / total) for k, v in counts.items()), key=lambda kv: -kv[1])}
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Detection latency
+
+
+class FlapSimulator:
+    """NetworkManager-style flaps on the veth rails: carrier lost (peer down), NM removes the
+    address (the kernel removes its GIDs), carrier returns, NM re-adds the address and the kernel
+    puts the GIDs at the next free slots: alternately 4/5 (2/3 still referenced by live QPs) and
+    back to 2/3."""
+
+    def __init__(self, node):
+        self.node = node
+        self.entries = {rail: (node.read_slot(rail, 2), node.read_slot(rail, 3)) for rail in range(RAILS)}
+        self.slots = {rail: 2 for rail in range(RAILS)}
+
+    def take_down(self, rail):
+        node = self.node
+        if node.netns:
+            ip(node.netns, "link", "set", f"rwp{rail}", "down")
+            ip(node.netns, "addr", "del", node.address(rail), "dev", node.netdev(rail))
+        first = self.slots[rail]
+        node.empty_slot(rail, first)
+        node.empty_slot(rail, first + 1)
+
+    def bring_back(self, rail):
+        """Returns the monotonic time at which the address was back."""
+        node = self.node
+        if node.netns:
+            ip(node.netns, "link", "set", f"rwp{rail}", "up")
+            ip(node.netns, "addr", "add", node.address(rail), "dev", node.netdev(rail))
+        back = time.monotonic()
+        first = 4 if self.slots[rail] == 2 else 2
+        v1, v2 = self.entries[rail]
+        node.fill_slot(rail, first, v1)
+        node.fill_slot(rail, first + 1, v2)
+        self.slots[rail] = first
+        return back
+
+    def restore(self):
+        for rail in range(RAILS):
+            if self.slots[rail] != 2:
+                self.take_down(rail)
+                self.bring_back(rail)
+
+
+def gid_visible(exposition, rail, index):
+    """True if rocewatch_gid_info lists an entry of mlx5_<rail> at `index`."""
+    want = (f'device="mlx5_{rail}"', f'index="{index}"')
+    return any(all(w in line for w in want) for line in series_lines(exposition, "rocewatch_gid_info{"))
+
+
+def drift_seen(exposition, rail):
+    return sample_sum(exposition, "rocewatch_gid_drift_events_total", f'device="mlx5_{rail}"')
+
+
+def detection_latency(args, node, results):
+    log(f"\n== 2. Detection latency: {args.flaps} NetworkManager-style flaps per mode "
+        f"(address back -> GID move visible in /metrics; scraped every {args.probe_ms} ms)")
+    if not node.netns:
+        log("  events mode skipped: needs root and network namespaces (veth carrier and address events)")
+    modes = [("events", node.netns), ("poll-only", node.quiet_netns)] if node.netns else [("poll-only", "")]
+    results["latency"] = {}
+    for mode, netns in modes:
+        flaps = FlapSimulator(node)
+        # The carrier comes back at a random phase of the poll: waiting for the daemon to see the
+        # GIDs go ends right after a poll, so a fixed down time would always land at the same
+        # point of the interval. Seeded: both modes see the same down times.
+        phases = random.Random(9)
+        daemon = Daemon(args, node, netns, f"latency-{mode}")
+        try:
+            exposition = daemon.scrape()
+            has_drift_metric = drift_seen(exposition, 0) is not None or \
+                "rocewatch_gid_drift_events_total" in exposition
+            has_netlink = "rocewatch_netdev_carrier" in exposition
+            moved, drifted = [], []
+            for flap in range(args.flaps):
+                rail = flap % RAILS
+                before = drift_seen(daemon.scrape(), rail) or 0.0
+                flaps.take_down(rail)
+                # Carrier stays down until the daemon has seen the GIDs go (at most 3 s).
+                gone_by = time.monotonic() + 3
+                while time.monotonic() < gone_by and gid_visible(daemon.scrape(), rail, flaps.slots[rail]):
+                    time.sleep(0.05)
+                time.sleep(args.down_seconds + phases.uniform(0, 1.0))
+                back = flaps.bring_back(rail)
+                seen_move = seen_drift = None
+                deadline = back + 5
+                while time.monotonic() < deadline and (seen_move is None or (has_drift_metric and seen_drift is None)):
+                    exposition = daemon.scrape()
+                    now = time.monotonic()
+                    if seen_move is None and gid_visible(exposition, rail, flaps.slots[rail]):
+                        seen_move = now - back
+                    if has_drift_metric and seen_drift is None and (drift_seen(exposition, rail) or 0.0) > before:
+                        seen_drift = now - back
+                    time.sleep(args.probe_ms / 1000.0)
+                if seen_move is not None:
+                    moved.append(seen_move)
+                if seen_drift is not None:
+                    drifted.append(seen_drift)
+        finally:
+            daemon.stop()
+            flaps.restore()
+        results["latency"][mode] = dict(new_index_visible=moved, drift_counted=drifted,
+                                        drift_metric=has_drift_metric, netlink_metrics=has_netlink)
+        where = "daemon in the namespace of the flapping netdevs" if mode == "events" else \
+            "daemon where no RNIC netdev exists: no address/link events, the 1 s poll alone"
+        log(f"  {mode} ({where}){'' if has_netlink or mode != 'events' else '; NOTE: this build has no netlink component (no rocewatch_netdev_carrier): events mode is poll-only too'}:")
+        report_latency("    moved GID at its new index in rocewatch_gid_info", moved, args.flaps)
+        if has_drift_metric:
+            report_latency("    rocewatch_gid_drift_events_total incremented   ", drifted, args.flaps)
+        else:
+            log("    rocewatch_gid_drift_events_total: not exposed by this build (GID drift detector not on main yet)")
+
+
+def report_latency(label, values, attempts):
+    if not values:
+        log(f"{label}: never seen in {attempts} flaps")
+        return
+    ms = [v * 1000 for v in values]
+    log(f"{label}: p50 {percentile(ms, 50):.0f} ms, p99 {percentile(ms, 99):.0f} ms "
+        f"(min {min(ms):.0f}, max {max(ms):.0f}; seen {len(ms)}/{attempts})  [target p99 < 300 ms]")
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Scrape cost
+
+
+def scrape_cost(args, node, results):
+    log(f"\n== 3. Scrape cost on the 16-rail node: {args.scrapes} sequential scrapes per run, "
+        f"{args.runs} runs, rocewatch and node_exporter alternating in the same run")
+    netns = node.netns
+    daemon = Daemon(args, node, netns, "scrape")
+    exporter = NodeExporter(args, node, netns)
+    targets = {"rocewatch": (daemon.pid, daemon.port), "node_exporter": (exporter.pid, exporter.port)}
+    figures = {name: dict(latency_ms=[], p99_ms=[], cpu_ms=[], bytes=0, series=0, ib_series=0) for name in targets}
+    try:
+        for name, (_, port) in targets.items():
+            for _ in range(10):  # warm-up
+                body = http_get(netns, port)[1]
+            figures[name]["bytes"] = len(body)
+            figures[name]["series"] = len(series_lines(body))
+            prefix = "rocewatch_" if name == "rocewatch" else "node_infiniband_"
+            figures[name]["ib_series"] = len(series_lines(body, prefix))
+        for _ in range(args.runs):
+            for name, (pid, port) in targets.items():
+                latencies = []
+                cpu0 = cpu_seconds(pid)
+                for _ in range(args.scrapes):
+                    t0 = time.perf_counter()
+                    status, _ = http_get(netns, port)
+                    latencies.append(time.perf_counter() - t0)
+                    if status != 200:
+                        raise RuntimeError(f"{name} answered {status}")
+                cpu = cpu_seconds(pid) - cpu0
+                figures[name]["latency_ms"].append(statistics.median(latencies) * 1000)
+                figures[name]["p99_ms"].append(percentile(latencies, 99) * 1000)
+                figures[name]["cpu_ms"].append(cpu / args.scrapes * 1000)
+    finally:
+        daemon.stop()
+        exporter.stop()
+    results["scrape"] = figures
+    for name, f in figures.items():
+        log(f"  {name}: {f['series']} series ({f['ib_series']} {'rocewatch_*' if name == 'rocewatch' else 'node_infiniband_*'}), {f['bytes']} bytes")
+        log(f"    latency per scrape (median of a run): {summary(f['latency_ms'], ' ms', digits=2)}")
+        log(f"    latency p99 of a run:                 {summary(f['p99_ms'], ' ms', digits=2)}")
+        log(f"    server CPU per scrape:                {summary(f['cpu_ms'], ' ms', digits=2)}")
+    rw, ne = figures["rocewatch"], figures["node_exporter"]
+    lat_ratio = statistics.median(rw["latency_ms"]) / statistics.median(ne["latency_ms"])
+    cpu_ratio = statistics.median(rw["cpu_ms"]) / max(statistics.median(ne["cpu_ms"]), 1e-9)
+    log(f"  ratio rocewatch / node_exporter: latency {lat_ratio:.2f}, CPU per scrape {cpu_ratio:.2f}, "
+        f"series {rw['series'] / ne['series']:.2f}  [target latency ratio <= 1]")
+    results["scrape_ratio"] = dict(latency=lat_ratio, cpu=cpu_ratio)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--fixture-tool", required=True)
+    parser.add_argument("--node-exporter", default=shutil.which("prometheus-node-exporter") or "")
+    parser.add_argument("--work", required=True, help="scratch directory on tmpfs")
+    parser.add_argument("--netns", default="", help="namespace for the veth rails (empty: none)")
+    parser.add_argument("--quiet-netns", default="", help="namespace without RNIC netdevs (poll-only)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--steady-seconds", type=float, default=60)
+    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--strace-seconds", type=float, default=5)
+    parser.add_argument("--flaps", type=int, default=20)
+    parser.add_argument("--down-seconds", type=float, default=0.5,
+                        help="least carrier-down time after the GIDs are gone; plus 0-1 s at random")
+    parser.add_argument("--probe-ms", type=float, default=10)
+    parser.add_argument("--scrapes", type=int, default=100)
+    parser.add_argument("--sections", default="steady,latency,scrape")
+    parser.add_argument("--json", default="", help="write the raw figures here")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    node = Node(args)
+    node.build()
+    results = {"loadavg_start": loadavg()}
+    sections = args.sections.split(",")
+    try:
+        if "steady" in sections:
+            steady_state(args, node, results)
+        if "latency" in sections:
+            detection_latency(args, node, results)
+        if "scrape" in sections:
+            if args.node_exporter:
+                scrape_cost(args, node, results)
+            else:
+                log("\n== 3. Scrape cost: skipped, prometheus-node-exporter not installed")
+    finally:
+        stop_children()
+    results["loadavg_end"] = loadavg()
+    log(f"\nload average at start {results['loadavg_start']}, at end {results['loadavg_end']}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+// The daemon's in-memory work on a 16-rail node, with the component set of `rocewatch run`
+// (app/components.h, so every detector on main is included): one poll cycle without I/O
+// (components' OnSnapshot + exposition build), the exposition build alone, and what one scrape
+// does before HTTP (SnapshotCollectable::Collect + text serialization). Counter: series exposed.
+
+#include <benchmark/benchmark.h>
+#include <prometheus/text_serializer.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <sstream>
+
+#include "app/components.h"
+#include "app/monitor.h"
+#include "export/snapshot_collectable.h"
+#include "rail_node_tree.h"
+#include "support/fake_clock.h"
+#include "sysfs/sysfs_gid_table_source.h"
+#include "sysfs/sysfs_inventory.h"
+
+namespace rocewatch {
+namespace {
+
+// Serves one snapshot read from the fixture tree, every time.
+class FixedSnapshotSource final : public SnapshotSource {
+ public:
+  explicit FixedSnapshotSource(NodeSnapshot snapshot) : snapshot_(std::move(snapshot)) {}
+  StatusOr<NodeSnapshot> Take() override { return snapshot_; }
+  const char* gid_source_name() const override { return "sysfs"; }
+
+ private:
+  NodeSnapshot snapshot_;
+};
+
+NodeSnapshot ReadRailNode() {
+  PosixFileSystem fs;
+  SysfsInventory inventory(fs, RailNodeSysfsRoot());
+  SysfsGidTableSource gids(fs, RailNodeSysfsRoot());
+  StatusOr<NodeSnapshot> snapshot = inventory.Read(&gids, /*read_counters=*/true);
+  return snapshot.ok() ? std::move(snapshot).value() : NodeSnapshot{};
+}
+
+// A started Monitor over the 16-rail snapshot with the daemon's components (no state file).
+class RailNodeMonitor {
+ public:
+  RailNodeMonitor()
+      : source_(ReadRailNode()), loop_(clock_), monitor_(loop_, source_, MonitorOptions{}) {
+    spdlog::set_level(spdlog::level::warn);
+    options_.state_file.clear();
+    for (auto& component : BuildComponents({options_, fs_}))
+      monitor_.AddComponent(std::move(component));
+    monitor_.SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
+      published_->Publish(std::move(families));
+    });
+    started_ = monitor_.Start();
+  }
+  ~RailNodeMonitor() { monitor_.Stop(); }
+
+  const Status& started() const { return started_; }
+  Monitor& monitor() { return monitor_; }
+  FakeClock& clock() { return clock_; }
+  const SnapshotCollectable& published() const { return *published_; }
+
+ private:
+  RunOptions options_;
+  PosixFileSystem fs_;
+  FakeClock clock_;
+  FixedSnapshotSource source_;
+  EventLoop loop_;
+  Monitor monitor_;
+  std::shared_ptr<SnapshotCollectable> published_ = std::make_shared<SnapshotCollectable>();
+  Status started_;
+};
+
+size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
+  size_t series = 0;
+  for (const auto& family : families) series += family.metric.size();
+  return series;
+}
+
+void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
+  RailNodeMonitor node;
+  if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  for (auto _ : state) {
+    node.clock().Advance(std::chrono::seconds(1));
+    benchmark::DoNotOptimize(node.monitor().PollNow("interval"));
+  }
+}
+BENCHMARK(BM_MonitorPollCycleWithoutIo)->Unit(benchmark::kMicrosecond);
+
+void BM_BuildExposition(benchmark::State& state) {
+  RailNodeMonitor node;
+  if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  size_t series = 0;
+  for (auto _ : state) {
+    std::vector<prometheus::MetricFamily> families = node.monitor().BuildExposition();
+    series = SeriesCount(families);
+    benchmark::DoNotOptimize(families);
+  }
+  state.counters["series"] = static_cast<double>(series);
+}
+BENCHMARK(BM_BuildExposition)->Unit(benchmark::kMicrosecond);
+
+// What the exposer does per scrape before the HTTP write: copy the published families and
+// serialize them to the text format.
+void BM_ScrapeCollectAndSerialize(benchmark::State& state) {
+  RailNodeMonitor node;
+  if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  prometheus::TextSerializer serializer;
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::ostringstream out;
+    serializer.Serialize(out, node.published().Collect());
+    bytes = out.str().size();
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_ScrapeCollectAndSerialize)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace rocewatch

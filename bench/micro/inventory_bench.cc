@@ -1,0 +1,71 @@
+// The sysfs inventory of a 16-rail node (255-slot GID tables, counters, hw_counters) read through
+// PosixFileSystem from a tmpfs fixture: the whole poll, and its GID and counter parts alone, so
+// that the share of the GID tables in a poll is measured, not guessed. Counters per iteration:
+// file reads, directory listings, stat calls.
+
+#include <benchmark/benchmark.h>
+
+#include "counting_file_system.h"
+#include "rail_node_tree.h"
+#include "sysfs/sysfs_gid_table_source.h"
+#include "sysfs/sysfs_inventory.h"
+
+namespace rocewatch {
+namespace {
+
+enum Parts { kStructure = 0, kGids = 1, kCounters = 2, kAll = kGids | kCounters };
+
+void ReportCalls(benchmark::State& state, const CountingFileSystem& fs) {
+  const double n = static_cast<double>(state.iterations());
+  state.counters["reads"] = static_cast<double>(fs.reads()) / n;
+  state.counters["listings"] = static_cast<double>(fs.listings()) / n;
+  state.counters["stats"] = static_cast<double>(fs.stats() + fs.links()) / n;
+}
+
+void BM_InventoryRead(benchmark::State& state) {
+  const int parts = static_cast<int>(state.range(0));
+  PosixFileSystem posix;
+  CountingFileSystem fs(posix);
+  SysfsInventory inventory(fs, RailNodeSysfsRoot());
+  SysfsGidTableSource gids(fs, RailNodeSysfsRoot());
+  size_t devices = 0;
+  for (auto _ : state) {
+    StatusOr<NodeSnapshot> snapshot =
+        inventory.Read((parts & kGids) ? &gids : nullptr, (parts & kCounters) != 0);
+    if (!snapshot.ok()) {
+      state.SkipWithError(snapshot.status().ToString().c_str());
+      return;
+    }
+    devices = snapshot->devices.size();
+    benchmark::DoNotOptimize(snapshot);
+  }
+  if (devices != kBenchRails) state.SkipWithError("fixture: wrong device count");
+  ReportCalls(state, fs);
+}
+BENCHMARK(BM_InventoryRead)
+    ->ArgName("parts")
+    ->Arg(kAll)
+    ->Arg(kGids)
+    ->Arg(kCounters)
+    ->Arg(kStructure)
+    ->Unit(benchmark::kMillisecond);
+
+// One device's GID table alone (255 gids/ files, attributes of the valid entries).
+void BM_SysfsGidTableReadDevice(benchmark::State& state) {
+  PosixFileSystem posix;
+  CountingFileSystem fs(posix);
+  SysfsGidTableSource gids(fs, RailNodeSysfsRoot());
+  for (auto _ : state) {
+    StatusOr<GidTableRead> read = gids.ReadDevice("mlx5_0");
+    if (!read.ok()) {
+      state.SkipWithError(read.status().ToString().c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(read);
+  }
+  ReportCalls(state, fs);
+}
+BENCHMARK(BM_SysfsGidTableReadDevice)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace rocewatch
