@@ -82,7 +82,7 @@ int RunCli(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
 
   RawCommon run_common;
-  std::string listen = ":9879", interval = "1s", settle = "100ms";
+  std::string listen = ":9879", interval = "1s", settle = "100ms", gid_backstop = "30s";
   std::string state_file = "/var/lib/rocewatch/state.json";
   std::optional<uint32_t> expected_gid_index;
   int netlink_receive_buffer = 4 << 20;
@@ -94,6 +94,10 @@ int RunCli(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--interval", interval, "GID and counter poll interval (e.g. 500ms, 1s, 2m)")
       ->envname("ROCEWATCH_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--gid-backstop", gid_backstop,
+                  "Through sysfs, GID tables are read after events and at least this often")
+      ->envname("ROCEWATCH_GID_BACKSTOP")
       ->capture_default_str();
   run->add_option("--settle", settle,
                   "Delay between a link/address/verbs event and the snapshot it triggers")
@@ -190,6 +194,9 @@ int RunCli(int argc, char** argv) {
   StatusOr<Duration> settle_delay = ParseDuration(settle);
   if (!settle_delay.ok()) return fail(settle_delay.status());
   options.settle = *settle_delay;
+  StatusOr<Duration> backstop = PositiveDuration("--gid-backstop", gid_backstop);
+  if (!backstop.ok()) return fail(backstop.status());
+  options.gid_backstop = *backstop;
   options.state_file = state_file;
   options.expected_gid_index = expected_gid_index;
   options.netlink_receive_buffer = netlink_receive_buffer;

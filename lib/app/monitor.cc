@@ -70,6 +70,7 @@ void Monitor::RequestSnapshot(std::string_view reason) {
   requested_timer_ = loop_.ScheduleAfter(options_.settle, [this] {
     std::string reason = std::move(pending_reason_);
     pending_reason_.clear();
+    source_.ExpectChange();
     (void)PollNow(reason);
   });
 }

@@ -25,6 +25,9 @@ struct RunOptions {
   ListenAddress listen{"", 9879};
   Duration interval = std::chrono::seconds(1);
   Duration settle = std::chrono::milliseconds(100);
+  // Through sysfs, GID tables are read after events and at least this often (see
+  // app/inventory_snapshot_source.h); through verbs, on every poll.
+  Duration gid_backstop = std::chrono::seconds(30);
   std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
   // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier

@@ -66,7 +66,8 @@ int RunDaemon(const RunOptions& options) {
   if (!gids->fallback_reason().empty())
     spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids->fallback_reason());
   SysfsInventory inventory(fs, paths.sysfs_root);
-  InventorySnapshotSource source(inventory, gids->source(), clock);
+  InventorySnapshotSource source(inventory, gids->source(), clock,
+                                 GidReadPolicy{options.gid_backstop, std::chrono::seconds(10)});
   Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
   for (auto& component : BuildComponents({options, fs, gids->verbs_devices()}))
     monitor.AddComponent(std::move(component));

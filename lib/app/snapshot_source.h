@@ -12,6 +12,10 @@ class SnapshotSource {
   // One complete observation, stamped with the time it was taken. Errors: the source as a whole
   // failed (e.g. sysfs root unreadable); partial failures are counted in read_errors instead.
   virtual StatusOr<NodeSnapshot> Take() = 0;
+  // Tells the source that the next Take() answers an event (a link, address or verbs change) rather
+  // than the periodic timer, so the GID tables may have changed. A source may read its expensive
+  // parts (sysfs GID tables) only around such events. Default: nothing to do.
+  virtual void ExpectChange() {}
   // "verbs" or "sysfs": where GID tables come from.
   virtual const char* gid_source_name() const = 0;
 };
