@@ -98,7 +98,10 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
 
   if (options.json) {
-    out << ReportToJson(report).dump(2) << "\n";
+    // Values read from the host may be any bytes: invalid UTF-8 becomes U+FFFD instead of an
+    // exception (tests/reliability/hostile_sysfs_content_test.cc).
+    out << ReportToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
   } else {
     TextStyle style;
     style.color = out_is_terminal && std::getenv("NO_COLOR") == nullptr;
