@@ -8,6 +8,7 @@
 
 #include "app/diagnose_command.h"
 #include "app/logging.h"
+#include "app/npd_command.h"
 #include "app/run_command.h"
 #include "build_info.h"
 #include "core/duration.h"
@@ -105,12 +106,16 @@ int RunCli(int argc, char** argv) {
       ->check(CLI::Range(0u, 65535u));
 
   RawCommon diagnose_common;
-  bool json = false;
+  bool json = false, npd = false;
   std::string watch;
   CLI::App* diagnose =
       app.add_subcommand("diagnose", "One-shot report; exit 0 healthy, 1 warning, 2 critical");
   AddCommonFlags(diagnose, diagnose_common);
-  diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  CLI::Option* json_flag = diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  diagnose
+      ->add_flag("--npd", npd,
+                 "node-problem-detector plugin: one line, exit 0 OK, 1 critical, 2 unknown")
+      ->excludes(json_flag);
   diagnose->add_option("--watch", watch,
                        "Observe link, address and GID events for this long, then report");
 
@@ -134,7 +139,8 @@ int RunCli(int argc, char** argv) {
   }
 
   if (diagnose->parsed()) {
-    auto fail = [](const Status& s) {
+    auto fail = [npd](const Status& s) {
+      if (npd) return ReportNpdCouldNotRun(s.message(), std::cout);
       std::cerr << "rocewatch diagnose: " << s.message() << "\n";
       return 3;
     };
@@ -148,6 +154,8 @@ int RunCli(int argc, char** argv) {
       if (!d.ok()) return fail(d.status());
       options.watch = *d;
     }
+    options.npd = npd;
+    if (npd) return RunDiagnoseForNpd(options, std::cout);
     return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
 

@@ -9,6 +9,7 @@
 #include "app/monitor.h"
 #include "diagnose/gid_table_checks.h"
 #include "report/diagnose_report.h"
+#include "report/npd_verdict.h"
 #include "sysfs/sysfs_inventory.h"
 
 namespace rocewatch {
@@ -97,6 +98,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
 
+  if (options.npd) {
+    NpdVerdict verdict = NpdVerdictFor(report.findings);
+    out << verdict.message << "\n";
+    return verdict.exit_status;
+  }
   if (options.json) {
     // Values read from the host may be any bytes: invalid UTF-8 becomes U+FFFD instead of an
     // exception (tests/reliability/hostile_sysfs_content_test.cc).

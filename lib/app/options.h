@@ -33,6 +33,9 @@ struct DiagnoseOptions {
   CommonOptions common;
   bool json = false;
   std::optional<Duration> watch;
+  // node-problem-detector plugin mode: one line on stdout, exit 0 OK, 1 NonOK, 2 Unknown
+  // (report/npd_verdict.h, app/npd_command.h).
+  bool npd = false;
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
 };
 

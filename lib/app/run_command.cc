@@ -9,6 +9,7 @@
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
+#include "app/service_status_reporter.h"
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/metrics_server.h"
@@ -84,15 +85,24 @@ int RunDaemon(const RunOptions& options) {
 
   // The loop is stalled when no poll has completed for three intervals (at least 10 s).
   const double stall_after = std::max(10.0, 3 * ToSeconds(options.interval));
+  auto live = [&monitor, &clock, stall_after] {
+    return clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
+  };
   StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options.listen, metrics, [&monitor, &clock, stall_after] {
-        return clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
-      });
+      MetricsServer::Start(options.listen, metrics, live);
   if (!server.ok()) {
     spdlog::error("{}", server.status().message());
     return 1;
   }
   spdlog::info("serving /metrics and /healthz on port {}", (*server)->port());
+
+  // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
+  // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
+  SystemdNotifier notifier;
+  ServiceStatusReporter service(loop, notifier, live);
+  service.Start();
+  service.Ready(fmt::format("serving {} RDMA device(s) on port {}",
+                            monitor.latest_snapshot().devices.size(), (*server)->port()));
 
   loop.WatchFd(signals.fd(), [&](short) {
     int signo = signals.Read();
@@ -100,6 +110,7 @@ int RunDaemon(const RunOptions& options) {
     loop.Stop();
   });
   loop.Run();
+  service.Stopping();
   monitor.Stop();
   spdlog::info("stopped");
   return 0;

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# What can be checked of deploy/container/Dockerfile without a container engine (none runs on our
+# machines): its runtime package list is exactly the Debian packages that ship the shared libraries
+# the built binary needs (readelf NEEDED and ldd, owners by dpkg -S), plus the drivers libibverbs
+# loads with dlopen(); every library ldd resolves comes with those packages or their
+# dependencies; and the image's uid is the one the Kubernetes DaemonSet runs as.
+source "$(dirname "$0")/deploy_lib.sh"
+binary=${ROCEWATCH_BINARY:-$src/build/rocewatch}
+[ -x "$binary" ] || fail "no rocewatch binary at $binary (set ROCEWATCH_BINARY)"
+need_tool ldd "Debian package libc-bin"
+need_tool readelf "Debian package binutils"
+need_tool dpkg-query "a Debian system"
+need_tool python3 "Debian package python3"
+
+python3 - "$binary" "$src" <<'PY'
+import re, subprocess, sys
+
+binary, src = sys.argv[1], sys.argv[2]
+dockerfile = open(f"{src}/deploy/container/Dockerfile").read()
+daemonset = open(f"{src}/deploy/kubernetes/base/daemonset.yaml").read()
+# Packages whose libraries the binary loads with dlopen(), keyed by the package that does it.
+DLOPEN = {"libibverbs1": {"ibverbs-providers"}}
+problems = []
+
+def run(*args):
+    return subprocess.run(args, capture_output=True, text=True).stdout
+
+def owner(path):
+    """The package that ships a library path, trying both sides of the merged /usr."""
+    alternatives = {path, re.sub(r"^/usr/lib/", "/lib/", path), re.sub(r"^/lib/", "/usr/lib/", path)}
+    for candidate in sorted(alternatives):
+        out = run("dpkg-query", "-S", candidate)
+        if out:
+            return out.split(":")[0]
+    return None
+
+listed = set(re.search(r'ARG RUNTIME_PACKAGES="([^"]*)"', dockerfile).group(1).replace("\\", " ").split())
+
+resolved = {}  # soname -> path, for every library ldd resolves (direct and transitive)
+for line in run("ldd", binary).splitlines():
+    m = re.match(r"\s*(\S+) => (\S+)", line)
+    if m:
+        if m.group(2) == "not":
+            problems.append(f"ldd cannot resolve {m.group(1)}")
+        else:
+            resolved[m.group(1)] = m.group(2)
+needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", run("readelf", "-d", binary))
+
+expected = set()
+for soname in needed:
+    package = owner(resolved.get(soname, ""))
+    if package is None:
+        problems.append(f"no Debian package ships {soname} ({resolved.get(soname)})")
+        continue
+    expected.add(package)
+    expected |= DLOPEN.get(package, set())
+
+for package in sorted(expected - listed):
+    problems.append(f"RUNTIME_PACKAGES lacks {package} (the binary needs it)")
+for package in sorted(listed - expected):
+    problems.append(f"RUNTIME_PACKAGES has {package}, which no library of the binary needs")
+
+# The closure of the listed packages under Depends/Pre-Depends (as installed here).
+def depends(package):
+    fields = run("dpkg-query", "-W", "-f=${Depends}, ${Pre-Depends}", package)
+    return {alt.split()[0].split(":")[0] for dep in fields.split(",") if dep.strip()
+            for alt in dep.split("|")[:1]}
+closure, todo = set(), list(listed)
+while todo:
+    package = todo.pop()
+    if package not in closure:
+        closure.add(package)
+        todo.extend(depends(package) - closure)
+for soname, path in sorted(resolved.items()):
+    package = owner(path)
+    if package not in closure:
+        problems.append(f"{soname} comes from {package}, which the runtime packages do not pull in")
+for package in sorted(listed):
+    status = run("dpkg-query", "-W", "-f=${Status}", package)
+    if status != "install ok installed":
+        problems.append(f"{package} is not an installed Debian package here (status '{status}')")
+
+user = re.search(r"^USER (\d+):(\d+)$", dockerfile, re.M)
+run_as = re.search(r"runAsUser: (\d+)", daemonset)
+if not user or user.group(1) == "0":
+    problems.append("the runtime stage must run as a numeric non-root USER uid:gid")
+elif not run_as or run_as.group(1) != user.group(1):
+    problems.append(f"Dockerfile USER {user.group(1)} differs from the DaemonSet's runAsUser")
+
+for p in problems:
+    print(f"FAIL: {p}")
+if problems:
+    sys.exit(1)
+print(f"PASS: runtime packages = owners of {len(needed)} NEEDED libraries + dlopen drivers: "
+      f"{' '.join(sorted(listed))}; {len(resolved)} resolved libraries covered")
+PY

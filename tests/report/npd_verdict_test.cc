@@ -1,0 +1,60 @@
+#include "report/npd_verdict.h"
+
+#include <gtest/gtest.h>
+
+namespace rocewatch {
+namespace {
+
+Finding Make(Severity severity, std::string check, std::string subject, std::string message) {
+  return Finding{severity, std::move(check), std::move(subject), std::move(message), "remedy"};
+}
+
+const Finding kPortDown = Make(Severity::kWarning, "port_not_active", "mlx5_1/1", "state DOWN");
+const Finding kNoGid = Make(Severity::kCritical, "ipv4_without_roce_v2_gid", "mlx5_0/1",
+                            "ens1f0np0 has 10.0.0.2 but no RoCE v2 GID");
+const Finding kNote = Make(Severity::kInfo, "adaptive_retransmission_unknown", "mlx5_0/1", "n/a");
+
+struct Case {
+  const char* name;
+  std::vector<Finding> findings;
+  NpdVerdict expected;
+};
+
+class NpdVerdictTest : public ::testing::TestWithParam<Case> {};
+
+TEST_P(NpdVerdictTest, MapsFindingsToTheNpdProtocol) {
+  EXPECT_EQ(NpdVerdictFor(GetParam().findings), GetParam().expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Findings, NpdVerdictTest,
+    ::testing::Values(
+        Case{"none", {}, {kNpdOk, "RDMA network healthy"}},
+        Case{"info_only", {kNote}, {kNpdOk, "RDMA network healthy"}},
+        Case{"a_warning_is_ok_but_named",
+             {kNote, kPortDown},
+             {kNpdOk, "warning port_not_active on mlx5_1/1: state DOWN"}},
+        Case{"a_critical_is_non_ok",
+             {kNoGid},
+             {kNpdNonOk,
+              "critical ipv4_without_roce_v2_gid on mlx5_0/1: ens1f0np0 has 10.0.0.2 but no "
+              "RoCE v2 GID"}},
+        Case{"the_critical_wins_over_an_earlier_warning_and_the_rest_is_counted",
+             {kPortDown, kNote, kNoGid, kPortDown},
+             {kNpdNonOk,
+              "critical ipv4_without_roce_v2_gid on mlx5_0/1: ens1f0np0 has 10.0.0.2 but no "
+              "RoCE v2 GID (+2 more)"}},
+        Case{"multi_line_messages_become_one_line",
+             {Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5\nsince\t12:00\n")},
+             {kNpdNonOk, "critical gid_drift on mlx5_0/1: moved 3 -> 5 since 12:00"}}),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
+
+TEST(NpdCouldNotRun, IsUnknownWithTheReason) {
+  EXPECT_EQ(NpdCouldNotRun("cannot read sysfs at /host/sys: not a directory\n"),
+            (NpdVerdict{kNpdUnknown,
+                        "rocewatch diagnose could not run: cannot read sysfs at /host/sys: not a "
+                        "directory"}));
+}
+
+}  // namespace
+}  // namespace rocewatch
