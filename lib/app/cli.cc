@@ -12,6 +12,7 @@
 #include "app/run_command.h"
 #include "build_info.h"
 #include "core/duration.h"
+#include "traffic/traffic_flags.h"
 
 namespace rocewatch {
 namespace {
@@ -104,6 +105,8 @@ int RunCli(int argc, char** argv) {
                   "The GID index the cluster pins (NCCL_IB_GID_INDEX), e.g. 3")
       ->envname("ROCEWATCH_EXPECTED_GID_INDEX")
       ->check(CLI::Range(0u, 65535u));
+  TrafficFlagValues traffic_flags;
+  AddTrafficFlags(*run, traffic_flags);
 
   RawCommon diagnose_common;
   bool json = false, npd = false;
@@ -178,6 +181,9 @@ int RunCli(int argc, char** argv) {
   options.settle = *settle_delay;
   options.state_file = state_file;
   options.expected_gid_index = expected_gid_index;
+  StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
+  if (!traffic.ok()) return fail(traffic.status());
+  options.traffic = *traffic;
   return RunDaemon(options);
 }
 

@@ -11,6 +11,7 @@
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
 #include "sysfs/sysfs_inventory.h"
+#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 namespace {
@@ -58,8 +59,17 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.interval = options.interval;
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
-    for (auto& component : BuildComponents({run_options, fs}))
+    const TrafficComponent* traffic = nullptr;
+    for (auto& component : BuildComponents({run_options, fs})) {
+      if (auto* t = dynamic_cast<const TrafficComponent*>(component.get())) traffic = t;
       monitor.AddComponent(std::move(component));
+    }
+    // Per-rail rates and traffic states at every periodic poll.
+    monitor.SetSnapshotObserver([&](const NodeSnapshot&, std::string_view reason) {
+      if (options.json || !traffic || reason != "interval") return;
+      std::string rates = traffic->RatesLine();
+      if (!rates.empty()) err << FormatTime(clock.UnixSeconds()) << "  traffic  " << rates << "\n";
+    });
     monitor.SetEventObserver([&](double when, std::string_view what) {
       std::string line = FormatTime(when) + "  " + std::string(what);
       report.watch_log.push_back(line);

@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "export/listen_address.h"
 #include "os/host_paths.h"
+#include "traffic/traffic_options.h"
 
 namespace rocewatch {
 
@@ -27,6 +28,7 @@ struct RunOptions {
   Duration settle = std::chrono::milliseconds(100);
   std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
+  TrafficOptions traffic;  // --traffic-* (docs/detection.md)
 };
 
 struct DiagnoseOptions {

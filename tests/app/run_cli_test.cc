@@ -13,13 +13,15 @@ namespace rocewatch {
 namespace {
 
 // The exposition without values that change from run to run (times, durations, exposer self
-// metrics, the build revision), for a stable golden comparison.
+// metrics, the build revision, traffic rates: present from the second poll on), for a stable
+// golden comparison.
 std::string StableExposition(const std::string& exposition) {
   std::istringstream lines(exposition);
   std::ostringstream out;
   std::string line;
   static const std::regex volatile_series(
       "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
+      "rocewatch_traffic_rate_bytes_per_second\\{|"
       "# (HELP|TYPE) exposer_)");
   while (std::getline(lines, line)) {
     if (std::regex_search(line, volatile_series)) continue;

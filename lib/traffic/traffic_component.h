@@ -1,0 +1,41 @@
+#pragma once
+// The traffic detector in the daemon: feeds every snapshot's counters (and the netdev carriers the
+// netlink component keeps) to a TrafficDetector, exports
+// rocewatch_traffic_rate_bytes_per_second, rocewatch_traffic_baseline_bytes_per_second and
+// rocewatch_traffic_state, reports state changes as events and degraded/collapsed rails as
+// findings. docs/detection.md.
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "app/monitor_component.h"
+#include "traffic/traffic_detector.h"
+
+namespace rocewatch {
+
+class TrafficComponent final : public MonitorComponent {
+ public:
+  // REQUIRES: options.Validate().ok(). Snapshots taken less than `min_interval` after the last one
+  // fed to the detector are skipped (the daemon takes extra snapshots after link and address
+  // events; their counters simply count in the next interval). Half the poll interval is right.
+  TrafficComponent(TrafficOptions options, Duration min_interval);
+
+  std::string_view name() const override { return "traffic"; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+
+  const TrafficDetector& detector() const { return detector_; }
+  // One line for a person watching: "mlx5_0/1 10.0 GB/s normal | mlx5_1/1 0 B/s collapsed"
+  // ("?" for an unknown rate); empty without ports.
+  std::string RatesLine() const;
+
+ private:
+  TrafficDetector detector_;
+  Duration min_interval_;
+  std::optional<MonoTime> last_fed_;
+  std::map<PortKey, TrafficState> last_states_;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,303 @@
+#include "traffic/traffic_detector.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <utility>
+
+#include "core/duration.h"
+#include "traffic/format_rate.h"
+
+namespace rocewatch {
+namespace {
+
+// Fewer samples than this in the fluctuation window say nothing about fluctuation.
+constexpr size_t kMinJitterSamples = 10;
+
+std::string Percent(double fraction) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.0f%%", fraction * 100);
+  return text;
+}
+
+std::string Decimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+std::string WholeSeconds(Duration d) {
+  return FormatDuration(std::chrono::seconds(std::llround(ToSeconds(d))));
+}
+
+std::string DescribeErrorRises(const std::vector<ErrorCounterRise>& rises, Duration window) {
+  if (rises.empty()) return "no error counter rose in the last " + WholeSeconds(window);
+  std::string text = "error counters in the last " + WholeSeconds(window) + ":";
+  for (size_t i = 0; i < rises.size(); ++i) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.2f/s", rises[i].per_second);
+    text += (i == 0 ? " " : ", ") + rises[i].counter + " +" + std::to_string(rises[i].increase) +
+            " (" + rate + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+TrafficDetector::Tracker::Tracker(const TrafficOptions& options)
+    : baseline(options.baseline_samples),
+      recent(options.fluctuation_window),
+      errors(options.error_window) {}
+
+TrafficDetector::TrafficDetector(TrafficOptions options) : options_(std::move(options)) {}
+
+const PortTrafficStatus* TrafficDetector::Find(const PortKey& key) const {
+  auto found = statuses_.find(key);
+  return found == statuses_.end() ? nullptr : &found->second;
+}
+
+void TrafficDetector::RefreshBaseline(Tracker& tracker) const {
+  tracker.baseline_value.reset();
+  if (tracker.baseline.size() >= options_.min_baseline_samples) {
+    tracker.baseline_value = tracker.baseline.Median();
+  }
+}
+
+bool TrafficDetector::IsStopped(const Tracker& tracker) const {
+  if (!tracker.rate) return false;
+  if (*tracker.rate < options_.active_rate) return true;
+  std::optional<double> baseline = Baseline(tracker);
+  return baseline && *tracker.rate < options_.stop_fraction * *baseline;
+}
+
+TrafficDetector::PortFacts TrafficDetector::FactsOf(const Tracker& tracker) const {
+  PortFacts facts;
+  facts.known = tracker.rate.has_value() && tracker.carrier != false;
+  facts.active = facts.known && !IsStopped(tracker);
+  if (!facts.active) return facts;
+  if (std::optional<double> baseline = Baseline(tracker)) facts.ratio = *tracker.rate / *baseline;
+  facts.jitter = tracker.recent.RelativeJitter(kMinJitterSamples);
+  return facts;
+}
+
+TrafficDetector::SiblingView TrafficDetector::SiblingsOf(
+    const PortKey& key, const std::map<PortKey, PortFacts>& facts) const {
+  SiblingView view;
+  std::vector<double> ratios;
+  std::vector<double> jitters;
+  for (const auto& [other, f] : facts) {
+    if (other == key) continue;
+    ++view.total;
+    if (!f.active) continue;
+    ++view.active;
+    if (f.ratio) ratios.push_back(*f.ratio);
+    if (f.jitter) jitters.push_back(*f.jitter);
+  }
+  view.median_ratio = MedianOf(std::move(ratios));
+  view.median_jitter = MedianOf(std::move(jitters));
+  return view;
+}
+
+void TrafficDetector::Enter(Tracker& tracker, TrafficState state, MonoTime at, std::string reason) {
+  if (tracker.status.state != state) {
+    tracker.status.state = state;
+    tracker.status.state_since = at;
+  }
+  tracker.status.reason = std::move(reason);
+}
+
+void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>& ports) {
+  last_at_ = at;
+  std::set<PortKey> present;
+  for (const PortTrafficSample& sample : ports) {
+    present.insert(sample.key);
+    auto [it, created] = trackers_.try_emplace(sample.key, options_);
+    Tracker& tracker = it->second;
+    if (created) tracker.status.state_since = at;
+    std::optional<CounterIncrease> tx = tracker.transmit.Observe(at, sample.transmit_bytes);
+    std::optional<CounterIncrease> rx = tracker.receive.Observe(at, sample.receive_bytes);
+    tracker.rate.reset();
+    if (tx && rx) {
+      tracker.rate = tx->PerSecond() + rx->PerSecond();
+      tracker.rate_from = at - std::min(tx->span, rx->span);
+    }
+    tracker.carrier = sample.carrier;
+    tracker.errors.Observe(at, sample.hw_counters);
+  }
+  std::erase_if(trackers_, [&](const auto& entry) { return !present.count(entry.first); });
+
+  // Jitter windows first, so that every port's facts include this observation.
+  for (auto& [key, tracker] : trackers_) {
+    if (tracker.rate && tracker.carrier != false) tracker.recent.Add(at, *tracker.rate);
+  }
+  std::map<PortKey, PortFacts> facts;
+  for (const auto& [key, tracker] : trackers_) facts.emplace(key, FactsOf(tracker));
+  UpdateNodeStop(at, facts);
+
+  statuses_.clear();
+  for (auto& [key, tracker] : trackers_) {
+    const uint64_t learned = tracker.baseline.added();
+    Evaluate(at, tracker, facts.at(key), SiblingsOf(key, facts));
+    if (tracker.baseline.added() != learned) RefreshBaseline(tracker);
+    tracker.status.rate = tracker.rate;
+    tracker.status.baseline = Baseline(tracker);
+    tracker.status.error_rises = tracker.errors.Rises();
+    statuses_.emplace(key, tracker.status);
+  }
+}
+
+void TrafficDetector::UpdateNodeStop(MonoTime at, const std::map<PortKey, PortFacts>& facts) {
+  bool any_known = false;
+  bool any_active = false;
+  MonoTime silent_from{};  // the silence is proven from the latest interval start
+  for (const auto& [key, f] : facts) {
+    any_known = any_known || f.known;
+    any_active = any_active || f.active;
+    if (f.known) silent_from = std::max(silent_from, trackers_.at(key).rate_from);
+  }
+  if (any_active) {
+    node_stopped_since_.reset();
+    baselines_forgotten_ = false;
+    return;
+  }
+  if (!any_known) return;  // nothing read: neither a stop nor a resumption
+  if (!node_stopped_since_) node_stopped_since_ = silent_from;
+  if (options_.forget_after > Duration::zero() && !baselines_forgotten_ &&
+      at - *node_stopped_since_ >= options_.forget_after) {
+    // The node has been silent for so long that its job is gone: start learning afresh.
+    for (auto& [key, tracker] : trackers_) {
+      tracker.baseline.Clear();
+      RefreshBaseline(tracker);
+      tracker.recent.Clear();
+      tracker.stopped_with_siblings_since.reset();
+      tracker.drop_since.reset();
+      Enter(tracker, TrafficState::kIdle, at);
+    }
+    baselines_forgotten_ = true;
+  }
+}
+
+void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& own,
+                               const SiblingView& siblings) {
+  if (tracker.carrier == false) {
+    tracker.stopped_with_siblings_since.reset();
+    tracker.drop_since.reset();
+    Enter(tracker, TrafficState::kLinkDown, at);
+    return;
+  }
+  if (!tracker.rate) return;  // a missing sample changes nothing
+  if (own.active) {
+    tracker.stopped_with_siblings_since.reset();
+    EvaluateActive(at, tracker, own, siblings);
+  } else {
+    tracker.drop_since.reset();
+    EvaluateStopped(at, tracker, siblings);
+  }
+}
+
+void TrafficDetector::EvaluateStopped(MonoTime at, Tracker& tracker, const SiblingView& siblings) {
+  // A collapse holds until the rail carries traffic again (or loses its carrier): the job that
+  // crashed because of it stopping the siblings too does not make it healthy.
+  if (tracker.status.state == TrafficState::kCollapsed) return;
+  const std::optional<double> baseline = Baseline(tracker);
+  if (baseline && siblings.active > 0) {
+    if (!tracker.stopped_with_siblings_since) {
+      tracker.stopped_with_siblings_since = tracker.rate_from;
+    }
+    const Duration stopped_for = at - *tracker.stopped_with_siblings_since;
+    if (stopped_for >= options_.collapse_after) {
+      Enter(tracker, TrafficState::kCollapsed, at,
+            "fell to " + FormatRate(*tracker.rate) + " (baseline " + FormatRate(*baseline) +
+                ") for " + WholeSeconds(stopped_for) + " while " + std::to_string(siblings.active) +
+                " of " + std::to_string(siblings.total) + " sibling rails carry traffic");
+    } else if (tracker.status.state == TrafficState::kLinkDown) {
+      Enter(tracker, TrafficState::kIdle, at);
+    }
+    return;
+  }
+  tracker.stopped_with_siblings_since.reset();
+  if (baseline && options_.node_stop_window > Duration::zero() && node_stopped_since_ &&
+      at - *node_stopped_since_ >= options_.node_stop_window) {
+    Enter(tracker, TrafficState::kCollapsed, at,
+          "every rail of the node has carried no traffic for " +
+              WholeSeconds(at - *node_stopped_since_) + " (node-stop window " +
+              WholeSeconds(options_.node_stop_window) + "; baseline " + FormatRate(*baseline) +
+              "): the job is hung or gone");
+    return;
+  }
+  Enter(tracker, TrafficState::kIdle, at);
+}
+
+void TrafficDetector::EvaluateActive(MonoTime at, Tracker& tracker, const PortFacts& own,
+                                     const SiblingView& siblings) {
+  const double rate = *tracker.rate;
+  const std::optional<double> baseline = Baseline(tracker);
+  if (!baseline) {
+    tracker.baseline.Add(rate);
+    Enter(tracker, TrafficState::kNormal, at);
+    return;
+  }
+  std::string reason;
+  // A swinging rail is also below its baseline half of the time: name the swing first.
+  if (own.jitter && siblings.median_jitter && *own.jitter > options_.fluctuation_jitter &&
+      *own.jitter > options_.fluctuation_vs_siblings * *siblings.median_jitter) {
+    reason = "rate fluctuates: relative jitter " + Decimal(*own.jitter) + " over the last " +
+             WholeSeconds(options_.fluctuation_window) + " against " +
+             Decimal(*siblings.median_jitter) + " on its sibling rails";
+  } else if (own.ratio && siblings.median_ratio && *own.ratio < options_.degraded_fraction &&
+             *own.ratio < options_.sibling_fraction * *siblings.median_ratio) {
+    reason = "rate " + FormatRate(rate) + " is " + Percent(*own.ratio) + " of its baseline " +
+             FormatRate(*baseline) + " while its sibling rails run at " +
+             Percent(*siblings.median_ratio) + " of theirs";
+  }
+  if (reason.empty()) {
+    tracker.drop_since.reset();
+    tracker.baseline.Add(rate);  // learn only from samples that raise no suspicion
+    Enter(tracker, TrafficState::kNormal, at);
+    return;
+  }
+  if (!tracker.drop_since) tracker.drop_since = tracker.rate_from;
+  if (at - *tracker.drop_since >= options_.degraded_after) {
+    Enter(tracker, TrafficState::kDegraded, at, std::move(reason));
+  } else if (tracker.status.state != TrafficState::kDegraded) {
+    Enter(tracker, TrafficState::kNormal, at);
+  }
+}
+
+std::vector<Finding> TrafficDetector::Findings() const {
+  struct Kind {
+    TrafficState state;
+    Severity severity;
+    const char* check;
+    const char* headline;
+    const char* remedy;
+  };
+  static const Kind kKinds[] = {
+      {TrafficState::kCollapsed, Severity::kCritical, "traffic_collapsed", "RDMA traffic collapsed",
+       "Check the rail's link and cable (rocewatch diagnose: link_downed, symbol_error, "
+       "retransmission counters), its switch port and the job's NCCL log; a dead rail stalls "
+       "every collective: restart the job without this node. If the job deliberately uses a "
+       "subset of the rails (NCCL_IB_HCA) or nodes idle between jobs, tune "
+       "--traffic-node-stop-window."},
+      {TrafficState::kDegraded, Severity::kWarning, "traffic_degraded", "RDMA traffic degraded",
+       "Compare the rail with its siblings: retransmissions and ACK timeouts point at the link "
+       "or cable (symbol_error, link_error_recovery), CNPs at congestion (PFC/ECN settings, "
+       "the switch); enable adaptive retransmission, and raise NCCL_IB_TIMEOUT so that a "
+       "short flap does not kill the job."},
+  };
+  std::vector<Finding> findings;
+  for (const auto& [key, status] : statuses_) {
+    for (const Kind& kind : kKinds) {
+      if (status.state != kind.state) continue;
+      findings.push_back({kind.severity, kind.check, key.ToString(),
+                          std::string(kind.headline) + " for " +
+                              WholeSeconds(last_at_ - status.state_since) + ": " + status.reason +
+                              "; " + DescribeErrorRises(status.error_rises, options_.error_window),
+                          kind.remedy});
+    }
+  }
+  return findings;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,77 @@
+#include "traffic/traffic_flags.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+#include <vector>
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+// Parses `args` as the flags of a `run`-like command.
+StatusOr<TrafficOptions> Parse(std::vector<std::string> args) {
+  CLI::App app;
+  TrafficFlagValues values;
+  AddTrafficFlags(app, values);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return Status::InvalidArgument(e.what());
+  }
+  return TrafficOptionsFromFlags(values);
+}
+
+TEST(TrafficFlags, DefaultsAreTheDetectorDefaults) {
+  StatusOr<TrafficOptions> options = Parse({});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  const TrafficOptions defaults;
+  EXPECT_EQ(options->collapse_after, defaults.collapse_after);
+  EXPECT_EQ(options->node_stop_window, defaults.node_stop_window);
+  EXPECT_EQ(options->forget_after, defaults.forget_after);
+  EXPECT_EQ(options->degraded_after, defaults.degraded_after);
+  EXPECT_EQ(options->active_rate, defaults.active_rate);
+  EXPECT_EQ(options->baseline_samples, defaults.baseline_samples);
+}
+
+TEST(TrafficFlags, SetsEveryKindOfValue) {
+  StatusOr<TrafficOptions> options =
+      Parse({"--traffic-collapse-after", "5s", "--traffic-node-stop-window", "0",
+             "--traffic-forget-after", "0", "--traffic-active-rate", "5e6",
+             "--traffic-degraded-fraction", "0.4", "--traffic-baseline-samples", "60"});
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->collapse_after, seconds(5));
+  EXPECT_EQ(options->node_stop_window, Duration::zero());
+  EXPECT_EQ(options->active_rate, 5e6);
+  EXPECT_EQ(options->degraded_fraction, 0.4);
+  EXPECT_EQ(options->baseline_samples, 60u);
+}
+
+TEST(TrafficFlags, ReadsTheEnvironment) {
+  setenv("ROCEWATCH_TRAFFIC_NODE_STOP_WINDOW", "20m", 1);
+  StatusOr<TrafficOptions> options = Parse({});
+  unsetenv("ROCEWATCH_TRAFFIC_NODE_STOP_WINDOW");
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->node_stop_window, minutes(20));
+}
+
+TEST(TrafficFlags, BadValuesNameTheFlag) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--traffic-collapse-after", "5x"},   {"--traffic-degraded-after", ""},
+      {"--traffic-node-stop-window", "2h"},  // longer than --traffic-forget-after
+      {"--traffic-stop-fraction", "2"},     {"--traffic-active-rate", "fast"},
+  };
+  for (const auto& args : bad) {
+    StatusOr<TrafficOptions> options = Parse(args);
+    ASSERT_FALSE(options.ok()) << args[0];
+    EXPECT_NE(options.status().message().find("--traffic-"), std::string::npos)
+        << options.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace rocewatch
