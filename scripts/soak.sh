@@ -9,7 +9,7 @@
 set -euo pipefail
 build=${1:?usage: soak.sh BUILD_DIR [SECONDS]}
 seconds=${2:-600}
-binary="$build/daemon/rocewatch"
+binary="$build/rocewatch"
 fixture_tool="$build/tests/rocewatch-fixture"
 [ -x "$binary" ] && [ -x "$fixture_tool" ] || { echo "soak: build $build first" >&2; exit 1; }
 if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
@@ -21,6 +21,7 @@ work=$(mktemp -d /tmp/rocewatch-soak-XXXXXX)
 daemon_pid=""
 churn_pid=""
 cleanup() {
+  set +e
   [ -n "$churn_pid" ] && kill "$churn_pid" 2>/dev/null && wait "$churn_pid" 2>/dev/null
   if [ -n "$daemon_pid" ] && kill -0 "$daemon_pid" 2>/dev/null; then
     kill -TERM "$daemon_pid"; sleep 1; kill -KILL "$daemon_pid" 2>/dev/null || true
@@ -105,7 +106,8 @@ while [ $(($(date +%s) - start)) -lt "$seconds" ]; do
   sleep 1
 done
 final=$(rss_kib)
-kill -TERM "$daemon_pid"; wait "$daemon_pid"; status=$?; daemon_pid=""
+status=0
+kill -TERM "$daemon_pid"; wait "$daemon_pid" || status=$?; daemon_pid=""
 
 growth=$((final - ${baseline:-$final}))
 flaps=$(grep -E '^rocewatch_link_flaps_total' "$work/last.prom" | awk '{s += $2} END {print s + 0}')

@@ -50,7 +50,8 @@ class InProcessDaemon {
 };
 
 // The exposition without what changes from poll to poll (timestamps, poll durations, error
-// counters, exposer self metrics): two polls of the same sysfs tree give the same stable text.
+// counters, traffic rates and baselines, exposer self metrics): two polls of the same sysfs tree
+// give the same stable text.
 std::string StableExposition(const std::string& exposition);
 
 }  // namespace rocewatch
