@@ -85,6 +85,8 @@ int RunCli(int argc, char** argv) {
   std::string listen = ":9879", interval = "1s", settle = "100ms";
   std::string state_file = "/var/lib/rocewatch/state.json";
   std::optional<uint32_t> expected_gid_index;
+  int netlink_receive_buffer = 4 << 20;
+  std::string ip_missing_grace = "15s";
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
   run->add_option("--listen", listen, "HOST:PORT for /metrics and /healthz (IPv4)")
@@ -105,6 +107,15 @@ int RunCli(int argc, char** argv) {
                   "The GID index the cluster pins (NCCL_IB_GID_INDEX), e.g. 3")
       ->envname("ROCEWATCH_EXPECTED_GID_INDEX")
       ->check(CLI::Range(0u, 65535u));
+  run->add_option("--netlink-receive-buffer", netlink_receive_buffer,
+                  "Receive buffer of the rtnetlink socket in bytes (an overrun costs a re-dump)")
+      ->envname("ROCEWATCH_NETLINK_RECEIVE_BUFFER")
+      ->check(CLI::Range(1024, 1 << 30))
+      ->capture_default_str();
+  run->add_option("--ip-missing-grace", ip_missing_grace,
+                  "How long after carrier returns an address lost in a flap may stay away")
+      ->envname("ROCEWATCH_IP_MISSING_GRACE")
+      ->capture_default_str();
   TrafficFlagValues traffic_flags;
   AddTrafficFlags(*run, traffic_flags);
 
@@ -181,6 +192,10 @@ int RunCli(int argc, char** argv) {
   options.settle = *settle_delay;
   options.state_file = state_file;
   options.expected_gid_index = expected_gid_index;
+  options.netlink_receive_buffer = netlink_receive_buffer;
+  StatusOr<Duration> grace = ParseDuration(ip_missing_grace);
+  if (!grace.ok()) return fail(grace.status());
+  options.ip_missing_grace = *grace;
   StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
   if (!traffic.ok()) return fail(traffic.status());
   options.traffic = *traffic;

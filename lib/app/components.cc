@@ -1,6 +1,8 @@
 #include "app/components.h"
 
+#include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
+#include "app/netlink_component.h"
 #include "traffic/traffic_component.h"
 
 namespace rocewatch {
@@ -8,6 +10,13 @@ namespace rocewatch {
 std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env) {
   std::vector<std::unique_ptr<MonitorComponent>> components;
   components.push_back(std::make_unique<InventoryComponent>());
+  NetlinkComponent::Options netlink;
+  netlink.receive_buffer_bytes = env.options.netlink_receive_buffer;
+  netlink.health.ip_loss.grace = env.options.ip_missing_grace;
+  components.push_back(std::make_unique<NetlinkComponent>(netlink));
+  components.push_back(GidDriftComponent::ForDaemon(
+      env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
+      GidDriftOptions{env.options.expected_gid_index}));
   components.push_back(
       std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2));
   return components;

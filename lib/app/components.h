@@ -8,12 +8,14 @@
 #include "app/monitor_component.h"
 #include "app/options.h"
 #include "os/file_system.h"
+#include "verbs/verbs_device_set.h"
 
 namespace rocewatch {
 
 struct ComponentEnvironment {
   const RunOptions& options;
   const FileSystem& fs;
+  VerbsDeviceSet* verbs_devices = nullptr;  // set when GIDs are read through verbs
 };
 
 std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env);

@@ -40,17 +40,16 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
         << ": not a directory (check --host-root / --sysfs-root)\n";
     return 3;
   }
-  StatusOr<std::unique_ptr<GidTableSource>> gids =
-      OpenGidSource(options.common.gid_source, fs, paths);
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths);
   if (!gids.ok()) {
     err << "rocewatch diagnose: " << gids.status().message() << "\n";
     return 3;
   }
   SysfsInventory inventory(fs, paths.sysfs_root);
-  InventorySnapshotSource source(inventory, **gids, clock);
+  InventorySnapshotSource source(inventory, gids->source(), clock);
 
   DiagnoseReport report;
-  report.gid_source = (*gids)->name();
+  report.gid_source = gids->source().name();
   if (options.watch) {
     // Run the daemon's components for the watch period; they report what happens as events.
     EventLoop loop(clock);
@@ -60,7 +59,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     const TrafficComponent* traffic = nullptr;
-    for (auto& component : BuildComponents({run_options, fs})) {
+    for (auto& component : BuildComponents({run_options, fs, gids->verbs_devices()})) {
       if (auto* t = dynamic_cast<const TrafficComponent*>(component.get())) traffic = t;
       monitor.AddComponent(std::move(component));
     }

@@ -1,17 +1,22 @@
 #include "app/gid_source_factory.h"
 
 #include "sysfs/sysfs_gid_table_source.h"
+#include "verbs/libibverbs_api.h"
 
 namespace rocewatch {
 
-StatusOr<std::unique_ptr<GidTableSource>> OpenGidSource(GidSourceChoice choice,
-                                                        const FileSystem& fs,
-                                                        const HostPaths& paths) {
-  if (choice == GidSourceChoice::kVerbs) {
-    return Status::Unavailable("--gid-source=verbs: the verbs GID reader is not in this build");
-  }
-  return std::unique_ptr<GidTableSource>(
-      std::make_unique<SysfsGidTableSource>(fs, paths.sysfs_root));
+StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, const FileSystem& fs,
+                                        const HostPaths& paths) {
+  OpenedGidSource opened;
+  opened.verbs_api = std::make_unique<LibibverbsApi>();
+  StatusOr<GidSourceSelection> selection =
+      MakeGidTableSource(choice, *opened.verbs_api, [&fs, &paths] {
+        return std::unique_ptr<GidTableSource>(
+            std::make_unique<SysfsGidTableSource>(fs, paths.sysfs_root));
+      });
+  if (!selection.ok()) return selection.status();
+  opened.selection = std::move(selection).value();
+  return opened;
 }
 
 }  // namespace rocewatch

@@ -7,12 +7,11 @@
 
 #include "core/clock.h"
 #include "export/listen_address.h"
+#include "gid/gid_source_selection.h"  // GidSourceChoice
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
 
 namespace rocewatch {
-
-enum class GidSourceChoice { kAuto, kVerbs, kSysfs };
 
 struct CommonOptions {
   HostPaths paths;  // from --host-root and --sysfs-root
@@ -28,6 +27,10 @@ struct RunOptions {
   Duration settle = std::chrono::milliseconds(100);
   std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
+  // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier
+  // returns an address lost in a flap may stay away before rocewatch_ip_missing is set.
+  int netlink_receive_buffer = 4 << 20;
+  Duration ip_missing_grace = std::chrono::seconds(15);
   TrafficOptions traffic;  // --traffic-* (docs/detection.md)
 };
 

@@ -58,16 +58,18 @@ int RunDaemon(const RunOptions& options) {
   EventLoop loop(clock);
   const HostPaths& paths = options.common.paths;
 
-  StatusOr<std::unique_ptr<GidTableSource>> gids =
-      OpenGidSource(options.common.gid_source, fs, paths);
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths);
   if (!gids.ok()) {
     spdlog::error("{}", gids.status().message());
     return 1;
   }
+  if (!gids->fallback_reason().empty())
+    spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids->fallback_reason());
   SysfsInventory inventory(fs, paths.sysfs_root);
-  InventorySnapshotSource source(inventory, **gids, clock);
+  InventorySnapshotSource source(inventory, gids->source(), clock);
   Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
-  for (auto& component : BuildComponents({options, fs})) monitor.AddComponent(std::move(component));
+  for (auto& component : BuildComponents({options, fs, gids->verbs_devices()}))
+    monitor.AddComponent(std::move(component));
 
   auto metrics = std::make_shared<SnapshotCollectable>();
   monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
@@ -75,7 +77,8 @@ int RunDaemon(const RunOptions& options) {
   });
 
   spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
-               kGitRevision, paths.sysfs_root, (*gids)->name(), FormatDuration(options.interval));
+               kGitRevision, paths.sysfs_root, gids->source().name(),
+               FormatDuration(options.interval));
   Status started = monitor.Start();
   if (!started.ok()) {
     spdlog::error("cannot read the RDMA devices: {}", started.ToString());

@@ -24,9 +24,13 @@ struct NetdevState {
   std::string name;
   int ifindex = 0;
   bool admin_up = false;             // IFF_UP
+  bool running = false;              // IFF_RUNNING
+  bool lower_up = false;             // IFF_LOWER_UP
   bool carrier = false;              // IFLA_CARRIER / IFF_LOWER_UP
   std::string operstate;             // "UP", "DOWN", "LOWERLAYERDOWN", ... (IFLA_OPERSTATE)
   uint64_t carrier_changes = 0;      // IFLA_CARRIER_CHANGES (kernel counter)
+  uint64_t carrier_up_count = 0;     // IFLA_CARRIER_UP_COUNT (Linux 4.16+; 0 when absent)
+  uint64_t carrier_down_count = 0;   // IFLA_CARRIER_DOWN_COUNT
   std::vector<IpAddress> addresses;  // sorted
 
   bool operator==(const NetdevState&) const = default;

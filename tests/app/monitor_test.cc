@@ -3,32 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_clock.h"
+#include "support/fake_snapshot_source.h"
 #include "support/node_builder.h"
 
 namespace rocewatch {
 namespace {
 
 using std::chrono::milliseconds;
-
-// A SnapshotSource that returns a scripted node and counts how often it was read.
-class FakeSnapshotSource final : public SnapshotSource {
- public:
-  explicit FakeSnapshotSource(const Clock& clock) : clock_(clock) {}
-  StatusOr<NodeSnapshot> Take() override {
-    ++takes;
-    if (!next_error.ok()) return next_error;
-    NodeSnapshot copy = node;
-    copy.taken_at = clock_.Now();
-    return copy;
-  }
-  const char* gid_source_name() const override { return "sysfs"; }
-  NodeSnapshot node;
-  Status next_error;
-  int takes = 0;
-
- private:
-  const Clock& clock_;
-};
 
 // Records what the Monitor asked of it.
 class RecordingComponent final : public MonitorComponent {

@@ -1,0 +1,82 @@
+#pragma once
+// The GID drift feature of the daemon. After every snapshot it runs the drift detector on the
+// ports' GID tables, reports each drift as one structured event line (ctx.RecordEvent: logged, and
+// listed by diagnose --watch), e.g.
+//   gid_drift device=mlx5_0 port=1 netdev=eth0 gid=0000:...:0a00:0001 type=roce_v2 old_index=3
+//   new_index=5
+// persists the state (so a move while
+// the daemon is down is seen after a restart), and exports:
+//   rocewatch_gid_drift_events_total{device,port,netdev}
+//   rocewatch_gid_last_drift_timestamp_seconds{device,port,netdev}
+//   rocewatch_gid_index_mismatch{device,port,netdev}        (with --expected-gid-index)
+//   rocewatch_gid_holes{device,port}                         (empty slots below a non-default GID)
+//   rocewatch_state_persistence_failures_total               (unusable state file, failed writes)
+// With the verbs GID source it also puts the devices' async fds on the loop: GID_CHANGE,
+// PORT_ACTIVE and PORT_ERR request a snapshot (after the Monitor's settle delay, coalesced).
+//
+// Threading: the event-loop thread. Lifetime: `store` and `verbs_devices` must outlive this.
+
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "app/monitor_component.h"
+#include "gid/gid_drift_detector.h"
+#include "gid/gid_state_store.h"
+#include "verbs/verbs_device_set.h"
+#include "verbs/verbs_event_watcher.h"
+
+namespace rocewatch {
+
+struct GidDriftOptions {
+  std::optional<uint32_t> expected_gid_index;  // --expected-gid-index
+  // How often verbs devices are re-enumerated to pick up new ones (verbs source only).
+  Duration verbs_rescan_interval = std::chrono::seconds(30);
+};
+
+class GidDriftComponent final : public MonitorComponent {
+ public:
+  // `verbs_devices` is null unless GIDs are read through verbs.
+  GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs_devices, GidDriftOptions options);
+  // The daemon's: state in `state_file` (empty: no persistence) written atomically, stamped with
+  // <procfs_root>/sys/kernel/random/boot_id. REQUIRES: fs outlives the component.
+  static std::unique_ptr<GidDriftComponent> ForDaemon(const FileSystem& fs,
+                                                      const std::string& procfs_root,
+                                                      const std::string& state_file,
+                                                      VerbsDeviceSet* verbs_devices,
+                                                      GidDriftOptions options);
+  ~GidDriftComponent() override;
+
+  std::string_view name() const override { return "gid_drift"; }
+  Status Start(MonitorContext& ctx) override;
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+  void Stop(MonitorContext& ctx) override;
+
+  const GidDriftState& state() const { return detector_.state(); }
+
+ private:
+  void Persist(MonitorContext& ctx);
+
+  // Set by ForDaemon only; declared before store_ so that they outlive the reference.
+  std::unique_ptr<StateFileWriter> owned_writer_;
+  std::unique_ptr<GidStateStore> owned_store_;
+  GidStateStore& store_;
+  VerbsDeviceSet* verbs_devices_;
+  GidDriftOptions options_;
+  GidDriftDetector detector_;
+  std::unique_ptr<VerbsEventWatcher> watcher_;
+  std::optional<GidDriftState> saved_;  // what the state file holds, to skip identical writes
+  bool last_save_failed_ = false;
+  // Latest evaluation, for metrics and findings.
+  std::vector<GidIndexMismatch> mismatches_;
+  std::map<GidPortKey, std::vector<uint32_t>> holes_;
+  // The last move per drift key, for findings.
+  std::map<GidDriftKey, GidChange> last_moves_;
+};
+
+// The ports of a snapshot as the detector's input: every port, its primary netdev and GIDs.
+std::vector<GidPortTable> GidPortTablesOf(const NodeSnapshot& snapshot);
+
+}  // namespace rocewatch

@@ -1,0 +1,66 @@
+#include "app/netlink_component.h"
+
+#include "netlink/libnl_rtnetlink_source.h"
+#include "netlink/netdev_metrics.h"
+
+namespace rocewatch {
+
+NetlinkComponent::NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source)
+    : options_(options), source_(std::move(source)) {}
+
+NetlinkComponent::~NetlinkComponent() = default;
+
+Status NetlinkComponent::Start(MonitorContext& ctx) {
+  if (!source_) {
+    LibnlRtnetlinkSource::Options source_options;
+    source_options.receive_buffer_bytes = options_.receive_buffer_bytes;
+    source_ = std::make_unique<LibnlRtnetlinkSource>(ctx.clock(), source_options);
+  }
+  listener_ =
+      std::make_unique<NetlinkListener>(*source_, ctx.clock(), ctx.rnic_netdevs(), options_.health);
+  listener_->set_on_changes([this, &ctx](const auto& changes, const auto& narration) {
+    OnChanges(ctx, changes, narration);
+  });
+  Status started = listener_->Start(ctx.loop());
+  if (!started.ok()) {
+    listener_.reset();
+    return started;
+  }
+  ctx.netdevs() = listener_->tracker().RnicStates();
+  return Status::Ok();
+}
+
+void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
+                                 const std::vector<NetdevNarration>& narration) {
+  for (const NetdevNarration& n : narration) ctx.RecordEvent(n.netdev + ": " + n.text);
+  bool gids_may_move = false;
+  for (const NetdevChange& c : changes)
+    gids_may_move = gids_may_move || c.kind != NetdevChange::Kind::kRouting;
+  ctx.netdevs() = listener_->tracker().RnicStates();
+  if (gids_may_move) ctx.RequestSnapshot("netlink");
+  uint64_t errors = listener_->errors();
+  if (errors > errors_reported_) ctx.CountSourceError("netlink", errors - errors_reported_);
+  errors_reported_ = errors;
+  ctx.RequestPublish();
+}
+
+void NetlinkComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  (void)snapshot;
+  if (listener_) listener_->SetRnicNetdevs(ctx.rnic_netdevs());
+}
+
+void NetlinkComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  (void)ctx;
+  if (listener_) AppendNetdevMetrics(*listener_, out);
+}
+
+void NetlinkComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  if (listener_) listener_->health().AppendFindings(ctx.clock().Now(), out);
+}
+
+void NetlinkComponent::Stop(MonitorContext& ctx) {
+  (void)ctx;
+  if (listener_) listener_->Stop();
+}
+
+}  // namespace rocewatch

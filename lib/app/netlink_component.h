@@ -1,0 +1,51 @@
+#pragma once
+// The netlink listener as a daemon component: follows the RNIC netdevs through rtnetlink, keeps
+// MonitorContext::netdevs() current (other components read carrier from it), asks for a GID
+// snapshot after link and address events of RNIC netdevs (the kernel rewrites GID tables after
+// address events), reports flaps and address changes as events, and contributes the netdev
+// metrics and findings (docs/netlink.md).
+// Threading: event-loop thread only (MonitorComponent).
+
+#include <memory>
+
+#include "app/monitor_component.h"
+#include "detect/netdev_health.h"
+#include "netlink/netlink_listener.h"
+#include "netlink/rtnetlink_source.h"
+
+namespace rocewatch {
+
+struct NetlinkComponentOptions {
+  NetdevHealthConfig health;
+  int receive_buffer_bytes = 4 << 20;  // SO_RCVBUF of the event socket
+};
+
+class NetlinkComponent final : public MonitorComponent {
+ public:
+  using Options = NetlinkComponentOptions;
+
+  // With no source, Start() opens a LibnlRtnetlinkSource in the daemon's network namespace.
+  explicit NetlinkComponent(Options options = {}, std::unique_ptr<RtnetlinkSource> source = {});
+  ~NetlinkComponent() override;
+
+  std::string_view name() const override { return "netlink"; }
+  Status Start(MonitorContext& ctx) override;
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+  void Stop(MonitorContext& ctx) override;
+
+  // REQUIRES: Start() succeeded.
+  const NetlinkListener& listener() const { return *listener_; }
+
+ private:
+  void OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
+                 const std::vector<NetdevNarration>& narration);
+
+  const Options options_;
+  std::unique_ptr<RtnetlinkSource> source_;
+  std::unique_ptr<NetlinkListener> listener_;
+  uint64_t errors_reported_ = 0;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,95 @@
+#include "detect/netdev_health.h"
+
+#include "core/duration.h"
+
+namespace rocewatch {
+
+void NetdevHealth::OnChanges(const std::vector<NetdevChange>& changes,
+                             std::vector<NetdevNarration>* narration) {
+  for (const NetdevChange& change : changes) OnChange(change, narration);
+}
+
+void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>* narration) {
+  auto tell = [&](std::string text) {
+    if (narration != nullptr) narration->push_back({c.at, c.netdev, std::move(text)});
+  };
+  const NetdevState& s = c.state;
+  switch (c.kind) {
+    case NetdevChange::Kind::kAppeared:
+      flaps_.Forget(c.netdev);
+      flaps_.Observe(c.netdev, s.carrier, s.carrier_changes, c.at);
+      ip_loss_.Reset(c.netdev, s.carrier, s.addresses, c.at);
+      tell(std::string("watching (carrier ") + (s.carrier ? "up" : "down") + ", " +
+           std::to_string(s.addresses.size()) + " address(es))");
+      return;
+    case NetdevChange::Kind::kVanished:
+      flaps_.Forget(c.netdev);
+      ip_loss_.Forget(c.netdev);
+      tell("gone (deleted or renamed)");
+      return;
+    case NetdevChange::Kind::kLink: {
+      const LinkFlapDetector::NetdevFlaps* before = flaps_.Find(c.netdev);
+      bool had_carrier = before != nullptr && before->carrier;
+      uint64_t flaps_before = before != nullptr ? before->flaps_total : 0;
+      int completed = flaps_.Observe(c.netdev, s.carrier, s.carrier_changes, c.at);
+      bool transition = s.carrier != had_carrier;
+      if (transition) ip_loss_.OnCarrier(c.netdev, s.carrier, c.at);
+      int inferred = completed - (transition && s.carrier ? 1 : 0);
+      if (inferred > 0) ip_loss_.OnInferredFlap(c.netdev, c.at);
+      const LinkFlapDetector::NetdevFlaps* after = flaps_.Find(c.netdev);
+      if (transition && !s.carrier) tell("carrier down (operstate " + s.operstate + ")");
+      if (transition && s.carrier) {
+        std::string took;
+        if (after != nullptr && after->last_duration)
+          took = " after " + FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 *after->last_duration));
+        tell("carrier up" + took + " (flap " + std::to_string(flaps_before + 1) + ")");
+      }
+      if (inferred > 0)
+        tell(std::to_string(inferred) +
+             " flap(s) not seen as events, counted from the kernel's carrier_changes (now " +
+             std::to_string(s.carrier_changes) + ")");
+      if (!transition && inferred == 0)
+        tell(std::string("link flags changed: admin ") + (s.admin_up ? "up" : "down") +
+             ", operstate " + s.operstate);
+      return;
+    }
+    case NetdevChange::Kind::kAddressRemoved: {
+      const IpLossDetector::NetdevIps* n = ip_loss_.Find(c.netdev);
+      uint64_t lost_before = n != nullptr ? n->ip_lost_total : 0;
+      ip_loss_.OnAddressRemoved(c.netdev, c.address, c.at);
+      n = ip_loss_.Find(c.netdev);
+      bool lost = n != nullptr && n->ip_lost_total > lost_before;
+      tell("address " + c.address.ToString() + " removed" + (lost ? " (lost during a flap)" : ""));
+      return;
+    }
+    case NetdevChange::Kind::kAddressAdded:
+      ip_loss_.OnAddressAdded(c.netdev, c.address, c.at);
+      tell("address " + c.address.ToString() + " added");
+      return;
+    case NetdevChange::Kind::kRouting:
+      return;  // compared as a whole in Evaluate
+  }
+}
+
+void NetdevHealth::Evaluate(const RoutingView& view, MonoTime now) {
+  ip_loss_.Evaluate(now);
+  policy_.Evaluate(view, now);
+}
+
+std::optional<MonoTime> NetdevHealth::NextDeadline(MonoTime now) const {
+  std::optional<MonoTime> a = ip_loss_.NextDeadline();
+  std::optional<MonoTime> b = policy_.NextDeadline(now);
+  if (a && *a <= now) a = now;
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+
+void NetdevHealth::AppendFindings(MonoTime now, std::vector<Finding>& out) const {
+  flaps_.AppendFindings(now, out);
+  ip_loss_.AppendFindings(now, out);
+  policy_.AppendFindings(out);
+}
+
+}  // namespace rocewatch

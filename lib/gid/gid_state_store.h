@@ -1,0 +1,87 @@
+#pragma once
+// Persistence of the GID drift state (known tables, departed GIDs, drift counters) across daemon
+// restarts, as JSON in --state-file, stamped with the kernel boot id
+// (<host-root>/proc/sys/kernel/random/boot_id):
+// - restart in the same boot: the state is restored, so a GID that moved while the daemon was
+//   down is a drift at the first snapshot;
+// - a new boot id (the host rebooted): GID tables were rebuilt from scratch, a fresh baseline;
+// - a missing file is a fresh baseline; a corrupt or unreadable file, an unreadable boot id or a
+//   failed write is a warning, a counted persistence failure and a fresh baseline (or, for a
+//   write, the old file stays): never a crash.
+//
+// Threading: one thread. Lifetime: `fs` and `writer` must outlive the store.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "gid/gid_drift_detector.h"
+#include "gid/state_file_writer.h"
+#include "os/file_system.h"
+
+namespace rocewatch {
+
+// What the state file holds.
+struct PersistedGidState {
+  std::string boot_id;
+  double written_at_unix_seconds = 0;
+  GidDriftState state;
+};
+
+// JSON text of the state (pure).
+std::string SerializeGidState(const PersistedGidState& persisted);
+// Parses the JSON text (pure). Errors: Corrupt with what is wrong (never throws).
+StatusOr<PersistedGidState> ParseGidState(std::string_view text);
+
+// "ib", "roce_v1", "roce_v2", "unknown" -> the type; nullopt for anything else.
+std::optional<GidType> ParseGidTypeLabel(std::string_view label);
+
+class GidStateStore {
+ public:
+  // A state file larger than this is treated as corrupt (16 devices x 256 GIDs take ~1 MiB).
+  static constexpr size_t kMaxStateBytes = 64 * 1024 * 1024;
+
+  enum class Origin {
+    kDisabled,  // no state file configured
+    kRestored,  // same boot: the saved state is the baseline
+    kNoFile,    // first start: fresh baseline
+    kNewBoot,   // rebooted since the state was written: fresh baseline
+    kUnusable,  // corrupt or unreadable file, or unreadable boot id: fresh baseline + warning
+  };
+  static const char* OriginName(Origin origin);
+
+  struct LoadResult {
+    Origin origin = Origin::kDisabled;
+    GidDriftState state;  // empty unless restored
+    std::string message;  // what happened, for the log (a warning when kUnusable)
+  };
+
+  // `state_path` empty disables persistence. `boot_id_path` is
+  // <host-root>/proc/sys/kernel/random/boot_id.
+  GidStateStore(const FileSystem& fs, StateFileWriter& writer, std::string state_path,
+                std::string boot_id_path);
+
+  bool enabled() const { return !state_path_.empty(); }
+  const std::string& path() const { return state_path_; }
+
+  // Reads the boot id and the state file. Call once, before the first Save.
+  LoadResult Load();
+  // Writes `state` stamped with the boot id read by Load. Errors: the writer's (counted).
+  Status Save(const GidDriftState& state, double unix_seconds);
+
+  // Persistence failures so far (unusable loads and failed saves), for a metric.
+  uint64_t failures() const { return failures_; }
+  // The boot id read by Load; empty if unknown.
+  const std::string& boot_id() const { return boot_id_; }
+
+ private:
+  const FileSystem& fs_;
+  StateFileWriter& writer_;
+  std::string state_path_;
+  std::string boot_id_path_;
+  std::string boot_id_;
+  uint64_t failures_ = 0;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,27 @@
+#pragma once
+// Writes the daemon's state file so that a crash or power loss at any instant leaves either the
+// old content or the new, never a torn file: write a temporary file beside it, fsync it, rename
+// it over the target, fsync the directory. Abstract so that tests can record writes or make them
+// fail (tests/support/fake_state_file_writer.h).
+
+#include <string>
+
+#include "core/status.h"
+
+namespace rocewatch {
+
+class StateFileWriter {
+ public:
+  virtual ~StateFileWriter() = default;
+  // Replaces the content of `path` atomically. Errors: FromErrno of the failing step (the target
+  // is then untouched and no temporary file is left behind).
+  virtual Status WriteAtomically(const std::string& path, const std::string& content) = 0;
+};
+
+class PosixStateFileWriter final : public StateFileWriter {
+ public:
+  // Creates the file's directory (one level) when it is missing.
+  Status WriteAtomically(const std::string& path, const std::string& content) override;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,227 @@
+#include "netlink/netdev_tracker.h"
+
+#include <linux/if.h>
+#include <linux/rtnetlink.h>
+
+#include <algorithm>
+
+namespace rocewatch {
+namespace {
+
+bool SameAddress(const IpAddress& a, const IpAddress& b) {
+  return a.family == b.family && a.address == b.address && a.prefix_len == b.prefix_len;
+}
+
+// The link-level fields only (everything but the addresses).
+bool SameLinkFields(NetdevState a, NetdevState b) {
+  a.addresses.clear();
+  b.addresses.clear();
+  return a == b;
+}
+
+NetdevChange MakeChange(NetdevChange::Kind kind, MonoTime at, const NetdevState& state,
+                        IpAddress address = {}) {
+  NetdevChange c;
+  c.kind = kind;
+  c.at = at;
+  c.netdev = state.name;
+  c.state = state;
+  c.address = std::move(address);
+  return c;
+}
+
+NetdevChange RoutingChange(MonoTime at) {
+  NetdevChange c;
+  c.kind = NetdevChange::Kind::kRouting;
+  c.at = at;
+  return c;
+}
+
+}  // namespace
+
+void ApplyLinkFields(const LinkMessage& m, NetdevState& state) {
+  state.ifindex = m.ifindex;
+  if (!m.name.empty()) state.name = m.name;
+  state.admin_up = (m.flags & IFF_UP) != 0;
+  state.running = (m.flags & IFF_RUNNING) != 0;
+  state.lower_up = (m.flags & IFF_LOWER_UP) != 0;
+  state.carrier = m.has_carrier();
+  if (!m.operstate.empty()) state.operstate = m.operstate;
+  if (m.carrier_changes) state.carrier_changes = *m.carrier_changes;
+  if (m.carrier_up_count) state.carrier_up_count = *m.carrier_up_count;
+  if (m.carrier_down_count) state.carrier_down_count = *m.carrier_down_count;
+}
+
+void NetdevTracker::SetRnicNetdevs(std::set<std::string> names, MonoTime at,
+                                   std::vector<NetdevChange>& out) {
+  for (const auto& [name, ifindex] : ifindex_by_name_) {
+    bool was = rnic_.count(name) != 0, is = names.count(name) != 0;
+    if (was == is) continue;
+    out.push_back(MakeChange(is ? NetdevChange::Kind::kAppeared : NetdevChange::Kind::kVanished, at,
+                             links_.at(ifindex)));
+  }
+  rnic_ = std::move(names);
+}
+
+bool NetdevTracker::IsRnicIfindex(int ifindex) const {
+  auto it = links_.find(ifindex);
+  return it != links_.end() && IsRnic(it->second.name);
+}
+
+void NetdevTracker::Apply(const NetlinkMessage& message, std::vector<NetdevChange>& out) {
+  std::visit(
+      [&](const auto& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, LinkMessage>) ApplyLink(m, out);
+        if constexpr (std::is_same_v<T, AddressMessage>) ApplyAddress(m, out);
+        if constexpr (std::is_same_v<T, RuleMessage>) ApplyRule(m, out);
+        if constexpr (std::is_same_v<T, RouteMessage>) ApplyRoute(m, out);
+      },
+      message);
+}
+
+void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& out) {
+  auto it = links_.find(m.ifindex);
+  if (m.removed) {
+    if (it == links_.end()) return;
+    const NetdevState& gone = it->second;
+    if (IsRnic(gone.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, gone));
+    auto by_name = ifindex_by_name_.find(gone.name);
+    if (by_name != ifindex_by_name_.end() && by_name->second == m.ifindex)
+      ifindex_by_name_.erase(by_name);
+    std::erase_if(routes_, [&](const Route& r) { return r.oif == m.ifindex; });
+    links_.erase(it);
+    return;
+  }
+  if (it == links_.end()) {
+    NetdevState state;
+    ApplyLinkFields(m, state);
+    if (state.name.empty()) return;  // a link we cannot name yet; its next message will do
+    ifindex_by_name_[state.name] = m.ifindex;
+    auto& stored = links_[m.ifindex] = std::move(state);
+    if (IsRnic(stored.name)) out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, stored));
+    return;
+  }
+  NetdevState& state = it->second;
+  if (!m.name.empty() && m.name != state.name) {  // renamed
+    if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, state));
+    auto by_name = ifindex_by_name_.find(state.name);
+    if (by_name != ifindex_by_name_.end() && by_name->second == m.ifindex)
+      ifindex_by_name_.erase(by_name);
+    ApplyLinkFields(m, state);
+    ifindex_by_name_[state.name] = m.ifindex;
+    if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, state));
+    return;
+  }
+  NetdevState before = state;
+  ApplyLinkFields(m, state);
+  if (IsRnic(state.name) && !SameLinkFields(before, state))
+    out.push_back(MakeChange(NetdevChange::Kind::kLink, m.at, state));
+}
+
+void NetdevTracker::ApplyAddress(const AddressMessage& m, std::vector<NetdevChange>& out) {
+  auto it = links_.find(m.ifindex);
+  if (it == links_.end()) return;  // an address of a link we have not seen (yet)
+  NetdevState& state = it->second;
+  auto& addrs = state.addresses;
+  auto found = std::find_if(addrs.begin(), addrs.end(),
+                            [&](const IpAddress& a) { return SameAddress(a, m.address); });
+  if (m.removed) {
+    if (found == addrs.end()) return;
+    addrs.erase(found);
+  } else {
+    if (found != addrs.end()) return;  // a flags update (e.g. DAD finished)
+    addrs.insert(std::upper_bound(addrs.begin(), addrs.end(), m.address), m.address);
+  }
+  if (IsRnic(state.name))
+    out.push_back(MakeChange(
+        m.removed ? NetdevChange::Kind::kAddressRemoved : NetdevChange::Kind::kAddressAdded, m.at,
+        state, m.address));
+}
+
+void NetdevTracker::ApplyRule(const RuleMessage& m, std::vector<NetdevChange>& out) {
+  bool changed = m.removed ? rules_.erase(m.rule) != 0 : rules_.insert(m.rule).second;
+  if (changed) out.push_back(RoutingChange(m.at));
+}
+
+void NetdevTracker::ApplyRoute(const RouteMessage& m, std::vector<NetdevChange>& out) {
+  if (m.route.table == RT_TABLE_LOCAL) return;
+  bool changed = false;
+  if (m.removed) {
+    changed = routes_.erase(m.route) != 0;
+  } else if (IsRnicIfindex(m.route.oif)) {
+    changed = routes_.insert(m.route).second;
+  }
+  if (changed) out.push_back(RoutingChange(m.at));
+}
+
+void NetdevTracker::Resync(const NetlinkDump& dump, std::vector<NetdevChange>& out) {
+  NetdevTracker fresh(rnic_);
+  std::vector<NetdevChange> ignored;
+  for (const LinkMessage& m : dump.links) fresh.ApplyLink(m, ignored);
+  for (const AddressMessage& m : dump.addresses) fresh.ApplyAddress(m, ignored);
+  for (const RuleMessage& m : dump.rules) fresh.ApplyRule(m, ignored);
+  for (const RouteMessage& m : dump.routes) fresh.ApplyRoute(m, ignored);
+
+  const std::map<std::string, NetdevState> before = RnicStates();
+  const std::map<std::string, NetdevState> after = fresh.RnicStates();
+  for (const auto& [name, old_state] : before) {
+    auto now = after.find(name);
+    if (now == after.end() || now->second.ifindex != old_state.ifindex)
+      out.push_back(MakeChange(NetdevChange::Kind::kVanished, dump.at, old_state));
+  }
+  for (const auto& [name, new_state] : after) {
+    auto was = before.find(name);
+    if (was == before.end() || was->second.ifindex != new_state.ifindex) {
+      out.push_back(MakeChange(NetdevChange::Kind::kAppeared, dump.at, new_state));
+      continue;
+    }
+    // The link change first, with the addresses as they were: a detector sees the carrier move
+    // before the addresses that were lost or added meanwhile.
+    NetdevState state = new_state;
+    state.addresses = was->second.addresses;
+    if (!SameLinkFields(was->second, new_state))
+      out.push_back(MakeChange(NetdevChange::Kind::kLink, dump.at, state));
+    for (const IpAddress& a : was->second.addresses) {
+      if (std::any_of(new_state.addresses.begin(), new_state.addresses.end(),
+                      [&](const IpAddress& b) { return SameAddress(a, b); }))
+        continue;
+      std::erase_if(state.addresses, [&](const IpAddress& b) { return SameAddress(a, b); });
+      out.push_back(MakeChange(NetdevChange::Kind::kAddressRemoved, dump.at, state, a));
+    }
+    for (const IpAddress& a : new_state.addresses) {
+      if (std::any_of(state.addresses.begin(), state.addresses.end(),
+                      [&](const IpAddress& b) { return SameAddress(a, b); }))
+        continue;
+      state.addresses.insert(std::upper_bound(state.addresses.begin(), state.addresses.end(), a),
+                             a);
+      out.push_back(MakeChange(NetdevChange::Kind::kAddressAdded, dump.at, state, a));
+    }
+  }
+  if (fresh.rules_ != rules_ || fresh.routes_ != routes_) out.push_back(RoutingChange(dump.at));
+  *this = std::move(fresh);
+}
+
+std::map<std::string, NetdevState> NetdevTracker::RnicStates() const {
+  std::map<std::string, NetdevState> out;
+  for (const auto& [name, ifindex] : ifindex_by_name_)
+    if (IsRnic(name)) out.emplace(name, links_.at(ifindex));
+  return out;
+}
+
+const NetdevState* NetdevTracker::Find(const std::string& name) const {
+  auto it = ifindex_by_name_.find(name);
+  if (it == ifindex_by_name_.end()) return nullptr;
+  return &links_.at(it->second);
+}
+
+std::vector<Route> NetdevTracker::RoutesOf(const std::string& name) const {
+  std::vector<Route> out;
+  auto it = ifindex_by_name_.find(name);
+  if (it == ifindex_by_name_.end()) return out;
+  for (const Route& r : routes_)
+    if (r.oif == it->second) out.push_back(r);
+  return out;
+}
+
+}  // namespace rocewatch

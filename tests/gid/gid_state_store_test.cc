@@ -1,0 +1,235 @@
+#include "gid/gid_state_store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/fake_state_file_writer.h"
+#include "support/simulated_gid_table.h"
+#include "support/temp_dir.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr double kT0 = 1767225600.0;
+constexpr const char* kBootA = "0b1e5c1a-0000-4000-8000-00000000000a";
+constexpr const char* kBootB = "0b1e5c1a-0000-4000-8000-00000000000b";
+
+GidDriftState SampleState() {
+  GidDriftState state;
+  KnownGidPort& port = state.tables[{"mlx5_0", 1}];
+  port.entries = {{1, 0, "fe80:0000:0000:0000:0000:00ff:fe00:0001", GidType::kRoceV1, "eth0"},
+                  {1, 5, "0000:0000:0000:0000:0000:ffff:0a00:0001", GidType::kRoceV2, "eth0.100"}};
+  port.departed[{"2001:0db8:0000:0000:0000:0000:0000:0001", GidType::kRoceV2, "eth0"}] = {7, 3};
+  state.tables[{"mlx5_1", 2}].entries = {
+      {2, 0, "fe80:0000:0000:0000:0002:c903:0001:0002", GidType::kIb, ""}};
+  state.counters[{"mlx5_0", 1, "eth0.100"}] = {2, kT0 + 0.25};
+  state.next_departure = 4;
+  return state;
+}
+
+TEST(GidStateSerializationTest, RoundTrips) {
+  PersistedGidState persisted{kBootA, kT0, SampleState()};
+  StatusOr<PersistedGidState> parsed = ParseGidState(SerializeGidState(persisted));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->boot_id, kBootA);
+  EXPECT_EQ(parsed->written_at_unix_seconds, kT0);
+  EXPECT_EQ(parsed->state, persisted.state);
+}
+
+TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
+  std::string valid = SerializeGidState({kBootA, kT0, SampleState()});
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = valid;
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? s : s.replace(at, from.size(), to);
+  };
+  const std::pair<const char*, std::string> cases[] = {
+      {"empty", ""},
+      {"whitespace", "  \n"},
+      {"truncated", valid.substr(0, valid.size() / 2)},
+      {"binary", std::string("\x00\xff\xfe{\x01", 5)},
+      {"not an object", "[1,2,3]"},
+      {"null", "null"},
+      {"other format", replaced("rocewatch-gid-state", "something-else")},
+      {"future version", replaced("\"version\": 1", "\"version\": 2")},
+      {"port as text", replaced("\"port\": 1", "\"port\": \"1\"")},
+      {"negative port", replaced("\"port\": 1", "\"port\": -1")},
+      {"huge index", replaced("\"index\": 5", "\"index\": 99999999999")},
+      {"malformed gid", replaced("0000:0000:0000:0000:0000:ffff:0a00:0001", "10.0.0.1")},
+      {"unknown type", replaced("\"roce_v2\"", "\"roce_v3\"")},
+      {"missing drift", replaced("\"drift\"", "\"drift_\"")},
+      {"events negative", replaced("\"events\": 2", "\"events\": -2")},
+      {"written_at as text", replaced("\"written_at\": ", "\"written_at\": \"now\", \"x\": ")},
+      {"ports not objects", replaced("\"ports\": [", "\"ports\": [1, ")},
+      {"deep nesting", std::string(100000, '[')},
+  };
+  for (const auto& [name, text] : cases) {
+    StatusOr<PersistedGidState> parsed = ParseGidState(text);
+    ASSERT_FALSE(parsed.ok()) << name;
+    EXPECT_EQ(parsed.status().code(), StatusCode::kCorrupt) << name;
+  }
+}
+
+// A host root with a boot id, a state file location and a daemon that can be "restarted".
+class GidStateStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SetBootId(kBootA);
+    root_.MakeDir("var/lib");
+  }
+  void SetBootId(const std::string& id) {
+    root_.WriteFile("proc/sys/kernel/random/boot_id", id + "\n");
+  }
+  std::string StatePath() const { return root_.path() + "/var/lib/rocewatch/state.json"; }
+  std::string BootIdPath() const { return root_.path() + "/proc/sys/kernel/random/boot_id"; }
+  GidStateStore MakeStore(StateFileWriter& writer) {
+    return GidStateStore(fs_, writer, StatePath(), BootIdPath());
+  }
+  std::vector<GidPortTable> Tables() const {
+    return {{"mlx5_0", 1, true, "eth0", port_.Entries()}};
+  }
+
+  TempDir root_;
+  PosixFileSystem fs_;
+  PosixStateFileWriter writer_;
+  SimulatedGidTable port_{1, "eth0", "02:00:00:00:00:01"};
+};
+
+TEST_F(GidStateStoreTest, AGidThatMovedWhileTheDaemonWasDownIsADriftAfterRestart) {
+  port_.AddAddress("10.0.0.1");
+  port_.TakeReference(3);
+  {
+    GidStateStore store = MakeStore(writer_);
+    EXPECT_EQ(store.Load().origin, GidStateStore::Origin::kNoFile);
+    GidDriftDetector detector;
+    detector.Observe(Tables(), kT0);
+    ASSERT_TRUE(store.Save(detector.state(), kT0).ok());
+  }
+  port_.RemoveAddress("10.0.0.1");  // the daemon is down during the flap
+  port_.AddAddress("10.0.0.1");
+
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  ASSERT_EQ(loaded.origin, GidStateStore::Origin::kRestored) << loaded.message;
+  GidDriftDetector detector(std::move(loaded.state));
+  GidObservation first = detector.Observe(Tables(), kT0 + 60);
+  ASSERT_EQ(first.drifts(), 1u);
+  EXPECT_EQ(detector.state().counters.at({"mlx5_0", 1, "eth0"}).events, 1u);
+  EXPECT_EQ(store.failures(), 0u);
+  EXPECT_FALSE(std::filesystem::exists(StatePath() + ".tmp." + std::to_string(getpid())));
+}
+
+TEST_F(GidStateStoreTest, DriftCountersContinueAcrossRestarts) {
+  GidDriftState state;
+  state.counters[{"mlx5_0", 1, "eth0"}] = {3, kT0};
+  GidStateStore first = MakeStore(writer_);
+  first.Load();
+  ASSERT_TRUE(first.Save(state, kT0).ok());
+  GidStateStore second = MakeStore(writer_);
+  EXPECT_EQ(second.Load().state.counters.at({"mlx5_0", 1, "eth0"}).events, 3u);
+}
+
+TEST_F(GidStateStoreTest, ARebootStartsAFreshBaseline) {
+  port_.AddAddress("10.0.0.1");
+  port_.TakeReference(3);
+  GidDriftDetector before;
+  before.Observe(Tables(), kT0);
+  GidStateStore first = MakeStore(writer_);
+  first.Load();
+  ASSERT_TRUE(first.Save(before.state(), kT0).ok());
+
+  SetBootId(kBootB);
+  SimulatedGidTable rebooted(1, "eth0", "02:00:00:00:00:01");
+  rebooted.AddAddress("10.9.9.9");  // another address came up first this boot
+  rebooted.AddAddress("10.0.0.1");
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  EXPECT_EQ(loaded.origin, GidStateStore::Origin::kNewBoot);
+  EXPECT_TRUE(loaded.state.tables.empty());
+  GidDriftDetector detector(std::move(loaded.state));
+  EXPECT_EQ(detector.Observe({{"mlx5_0", 1, true, "eth0", rebooted.Entries()}}, kT0).drifts(), 0u);
+  EXPECT_EQ(store.failures(), 0u);
+}
+
+TEST_F(GidStateStoreTest, ACorruptFileIsAWarningAndAFreshBaseline) {
+  root_.WriteFile("var/lib/rocewatch/state.json", "{\"format\": \"rocewatch-gid-st");
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  EXPECT_EQ(loaded.origin, GidStateStore::Origin::kUnusable);
+  EXPECT_NE(loaded.message.find("not valid JSON"), std::string::npos) << loaded.message;
+  EXPECT_EQ(store.failures(), 1u);
+  ASSERT_TRUE(store.Save(GidDriftState{}, kT0).ok()) << "the next save replaces it";
+  EXPECT_EQ(MakeStore(writer_).Load().origin, GidStateStore::Origin::kRestored);
+}
+
+TEST_F(GidStateStoreTest, AnUnreadableStateFileIsAWarning) {
+  root_.MakeDir("var/lib/rocewatch/state.json");  // a directory: EISDIR
+  GidStateStore store = MakeStore(writer_);
+  EXPECT_EQ(store.Load().origin, GidStateStore::Origin::kUnusable);
+  EXPECT_EQ(store.failures(), 1u);
+}
+
+TEST_F(GidStateStoreTest, WithoutABootIdNothingIsRestored) {
+  std::filesystem::remove(BootIdPath());
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  EXPECT_EQ(loaded.origin, GidStateStore::Origin::kUnusable);
+  EXPECT_NE(loaded.message.find("boot id"), std::string::npos);
+}
+
+TEST_F(GidStateStoreTest, AFailedWriteIsCountedAndReported) {
+  FakeStateFileWriter failing;
+  failing.fail_errno = EROFS;
+  GidStateStore store = MakeStore(failing);
+  store.Load();
+  Status status = store.Save(SampleState(), kT0);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.sys_errno(), EROFS);
+  EXPECT_EQ(store.failures(), 1u);
+}
+
+TEST_F(GidStateStoreTest, SavesAreStampedWithTheBootId) {
+  FakeStateFileWriter recording;
+  GidStateStore store = MakeStore(recording);
+  store.Load();
+  ASSERT_TRUE(store.Save(SampleState(), kT0).ok());
+  StatusOr<PersistedGidState> written = ParseGidState(recording.files.at(StatePath()));
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(written->boot_id, kBootA);
+  EXPECT_EQ(written->state, SampleState());
+}
+
+TEST_F(GidStateStoreTest, AnEmptyPathDisablesPersistence) {
+  FakeStateFileWriter recording;
+  GidStateStore store(fs_, recording, "", BootIdPath());
+  EXPECT_EQ(store.Load().origin, GidStateStore::Origin::kDisabled);
+  EXPECT_TRUE(store.Save(SampleState(), kT0).ok());
+  EXPECT_EQ(recording.writes, 0);
+}
+
+TEST(PosixStateFileWriterTest, ReplacesTheFileAndLeavesNoTemporary) {
+  TempDir dir;
+  PosixStateFileWriter writer;
+  std::string path = dir.path() + "/state/state.json";
+  ASSERT_TRUE(writer.WriteAtomically(path, "one").ok());
+  ASSERT_TRUE(writer.WriteAtomically(path, "two").ok());
+  PosixFileSystem fs;
+  EXPECT_EQ(*fs.ReadFile(path, 100), "two");
+  EXPECT_EQ(*fs.ListDir(dir.path() + "/state"), (std::vector<std::string>{"state.json"}));
+}
+
+TEST(PosixStateFileWriterTest, AnImpossiblePathFailsWithoutTouchingAnything) {
+  TempDir dir;
+  dir.WriteFile("file", "x");
+  PosixStateFileWriter writer;
+  Status status = writer.WriteAtomically(dir.path() + "/file/state.json", "content");
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.sys_errno(), ENOTDIR);
+  status = writer.WriteAtomically(dir.path() + "/a/b/state.json", "content");
+  EXPECT_EQ(status.sys_errno(), ENOENT) << "only one missing level is created";
+}
+
+}  // namespace
+}  // namespace rocewatch
