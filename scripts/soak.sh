@@ -101,6 +101,7 @@ while [ $(($(date +%s) - start)) -lt "$seconds" ]; do
   if [ $((elapsed % 10)) -eq 0 ]; then
     rss=$(rss_kib)
     samples+=("${elapsed}s:${rss}")
+    echo "soak: ${elapsed}s RSS ${rss} KiB, scrapes ok ${scrapes}, failed ${failed}"
     [ -z "$baseline" ] && [ "$elapsed" -ge "$warmup" ] && baseline=$rss
   fi
   sleep 1
@@ -110,8 +111,9 @@ status=0
 kill -TERM "$daemon_pid"; wait "$daemon_pid" || status=$?; daemon_pid=""
 
 growth=$((final - ${baseline:-$final}))
-flaps=$(grep -E '^rocewatch_link_flaps_total' "$work/last.prom" | awk '{s += $2} END {print s + 0}')
-drifts=$(grep -E '^rocewatch_gid_drift_events_total' "$work/last.prom" | awk '{s += $2} END {print s + 0}')
+sum_of() { awk -v name="$1" 'index($0, name) == 1 {s += $NF} END {print s + 0}' "$work/last.prom"; }
+flaps=$(sum_of rocewatch_link_flaps_total)
+drifts=$(sum_of rocewatch_gid_drift_events_total)
 echo "soak: ${seconds}s, churn steps every 0.2 s; scrapes ok ${scrapes}, failed ${failed}; exit status ${status}"
 echo "soak: flaps counted ${flaps}, GID drifts counted ${drifts}"
 echo "soak: RSS samples (KiB): ${samples[*]}"
