@@ -142,16 +142,9 @@ std::optional<int> DaemonProcess::WaitForExit(std::chrono::milliseconds bound) {
 int DaemonProcess::Stop(std::chrono::milliseconds grace) {
   if (pid_ <= 0) return 0;
   kill(pid_, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + grace;
-  int status = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (waitpid(pid_, &status, WNOHANG) == pid_) {
-      pid_ = -1;
-      return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  if (std::optional<int> status = WaitForExit(grace)) return *status;
   kill(pid_, SIGKILL);
+  int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
   return -SIGKILL;
