@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all deps build run test test-unit test-integration test-e2e bench test-asan test-tsan \
-        fuzz soak install format clean
+        sanitizer-deps fuzz soak install format clean
 
 all: build
 
@@ -35,19 +35,40 @@ test-e2e: build
 	@scripts/install-deps.sh build e2e
 	ctest --test-dir $(BUILD) --output-on-failure -L e2e
 
-# Sanitizer builds run the unit and integration tests.
-test-asan: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DROCEWATCH_SANITIZE=address,undefined
-	cmake --build build-asan -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) -L 'unit|integration'
+# Sanitizer builds (clang) run the unit and integration tests. Suppressions, each justified in
+# its file: tests/sanitizers/. TSAN_LABELS narrows the TSan run (CI: see .ci/run).
+SANITIZER_CMAKE = -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+TSAN_LABELS ?= unit|integration
+FUZZ_SECONDS ?= 60
 
-test-tsan: deps
-	cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-	  -DROCEWATCH_SANITIZE=thread
-	cmake --build build-tsan -j $(JOBS)
-	TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L 'unit|integration'
+sanitizer-deps:
+	@scripts/install-deps.sh build fuzz
+
+test-asan: sanitizer-deps
+	cmake -S . -B build-asan $(SANITIZER_CMAKE) -DROCEWATCH_SANITIZE=address,undefined >/dev/null
+	cmake --build build-asan -j $(JOBS) -- --no-print-directory
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir build-asan --output-on-failure -j $(JOBS) -L 'unit|integration' --timeout 600
+
+test-tsan: sanitizer-deps
+	cmake -S . -B build-tsan $(SANITIZER_CMAKE) -DROCEWATCH_SANITIZE=thread >/dev/null
+	cmake --build build-tsan -j $(JOBS) -- --no-print-directory
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/sanitizers/tsan.supp \
+	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L '$(TSAN_LABELS)' --timeout 600
+
+# libFuzzer targets (fuzz/), each run FUZZ_SECONDS from its seed corpus.
+fuzz: sanitizer-deps
+	cmake -S . -B build-fuzz $(SANITIZER_CMAKE) -DROCEWATCH_SANITIZE=address,undefined \
+	  -DROCEWATCH_BUILD_FUZZ=ON -DROCEWATCH_BUILD_TESTS=OFF >/dev/null
+	cmake --build build-fuzz -j $(JOBS) --target fuzzers -- --no-print-directory
+	scripts/run-fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+
+# 10 minutes of flaps and address churn against `rocewatch run`, RSS sampled (needs root).
+SOAK_SECONDS ?= 600
+soak: build
+	scripts/soak.sh $(BUILD) $(SOAK_SECONDS)
 
 bench: deps
 	@scripts/install-deps.sh build bench

@@ -136,7 +136,10 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     return verdict.exit_status;
   }
   if (options.json) {
-    out << ReportToJson(report).dump(2) << "\n";
+    // Values read from the host may be any bytes: invalid UTF-8 becomes U+FFFD instead of an
+    // exception (tests/reliability/hostile_sysfs_content_test.cc).
+    out << ReportToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
   } else {
     TextStyle style;
     style.color = out_is_terminal && std::getenv("NO_COLOR") == nullptr;

@@ -1,11 +1,15 @@
 #include "export/metric_families.h"
 
+#include "core/utf8.h"
+
 namespace rocewatch {
 namespace {
+// Label values carry text read from the host (link_layer, hw counter file names, ...): one value
+// that is not valid UTF-8 would make Prometheus reject the whole scrape, so it is repaired here.
 std::vector<prometheus::ClientMetric::Label> ToLabels(const Labels& labels) {
   std::vector<prometheus::ClientMetric::Label> out;
   out.reserve(labels.size());
-  for (const auto& [name, value] : labels) out.push_back({name, value});
+  for (const auto& [name, value] : labels) out.push_back({name, ToValidUtf8(value)});
   return out;
 }
 }  // namespace

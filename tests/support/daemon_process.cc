@@ -123,19 +123,28 @@ StatusOr<std::string> DaemonProcess::Scrape() const {
   return response->body;
 }
 
-int DaemonProcess::Stop(std::chrono::milliseconds grace) {
-  if (pid_ <= 0) return 0;
-  kill(pid_, SIGTERM);
-  const auto deadline = std::chrono::steady_clock::now() + grace;
+bool DaemonProcess::Signal(int signo) const { return pid_ > 0 && kill(pid_, signo) == 0; }
+
+std::optional<int> DaemonProcess::WaitForExit(std::chrono::milliseconds bound) {
+  if (pid_ <= 0) return std::nullopt;
+  const auto deadline = std::chrono::steady_clock::now() + bound;
   int status = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
       return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+  return std::nullopt;
+}
+
+int DaemonProcess::Stop(std::chrono::milliseconds grace) {
+  if (pid_ <= 0) return 0;
+  kill(pid_, SIGTERM);
+  if (std::optional<int> status = WaitForExit(grace)) return *status;
   kill(pid_, SIGKILL);
+  int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
   return -SIGKILL;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ class DaemonProcess {
 
   // SIGTERM, then wait; returns the exit status (or -signal).
   int Stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
+  // Sends `signo` to the daemon (no-op once it has exited). Returns false if kill() failed.
+  bool Signal(int signo) const;
+  // Waits at most `bound` for the daemon to exit on its own; returns the exit status (or
+  // -signal), nullopt if it is still running. After an exit, Stop() is a no-op.
+  std::optional<int> WaitForExit(std::chrono::milliseconds bound);
 
  private:
   DaemonProcess() = default;
