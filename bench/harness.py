@@ -278,13 +278,14 @@ class Node:
 
 
 class Daemon:
-    def __init__(self, args, node, netns, label, interval="1s"):
+    def __init__(self, args, node, netns, label, interval="1s", extra=()):
         self.netns = netns
         self.port = free_port(netns)
         self.log_path = os.path.join(args.work, f"rocewatch-{label}.log")
         cmd = [args.binary, "run", "--sysfs-root", node.sysfs, "--gid-source", "sysfs",
                "--interval", interval, "--listen", f"127.0.0.1:{self.port}",
                "--state-file", os.path.join(args.work, f"state-{label}.json"), "--log-level", "warn"]
+        cmd += list(extra)
         if netns:
             cmd = ["ip", "netns", "exec", netns] + cmd  # ip execs the daemon: same pid
         self.log = open(self.log_path, "w")
@@ -484,7 +485,9 @@ def detection_latency(args, node, results):
         # GIDs go ends right after a poll, so a fixed down time would always land at the same
         # point of the interval. Seeded: both modes see the same down times.
         phases = random.Random(9)
-        daemon = Daemon(args, node, netns, f"latency-{mode}")
+        # Poll-only: no netlink events, so sysfs GID tables must be read on every poll.
+        extra = ["--gid-backstop", "1s"] if mode == "poll-only" else []
+        daemon = Daemon(args, node, netns, f"latency-{mode}", extra=extra)
         try:
             exposition = daemon.scrape()
             has_drift_metric = drift_seen(exposition, 0) is not None or \

@@ -51,7 +51,8 @@ class StateDirFaultsTest : public ::testing::Test {
   }
   StatusOr<std::unique_ptr<DaemonProcess>> StartDaemon(const std::string& state_file) {
     return DaemonProcess::Start(
-        {"--host-root", dir_.path(), "--state-file", state_file, "--interval", "200ms"});
+        {"--host-root", dir_.path(), "--state-file", state_file, "--interval", "200ms",
+         "--gid-backstop", "200ms"});  // GID changes here come without netlink events
   }
   // Polls /metrics until `series` reaches at least `value` (at most 10 s).
   static double WaitFor(DaemonProcess& daemon, const std::string& series, double value) {

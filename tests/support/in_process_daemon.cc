@@ -10,7 +10,7 @@ namespace rocewatch {
 InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root)
     : gids_(fs, sysfs_root),
       inventory_(fs, sysfs_root),
-      source_(inventory_, gids_, clock_),
+      source_(inventory_, gids_, clock_, GidReadPolicy{Duration::zero(), Duration::zero()}),
       fs_(fs),
       monitor_(loop_, source_, MonitorOptions{}) {
   options_.state_file.clear();
@@ -38,9 +38,13 @@ Status InProcessDaemon::Start() {
 }
 
 std::string StableExposition(const std::string& exposition) {
+  // Left out: times and durations; traffic series (they depend on poll timing); and the GID drift
+  // counters, which by design outlive a device that vanishes (a driver reload must not reset a
+  // counter), so they are not part of "the device is absent or complete".
   static const std::regex volatile_series(
       "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
-      "rocewatch_source_errors_total|rocewatch_traffic_|"
+      "rocewatch_source_errors_total|rocewatch_traffic_|rocewatch_gid_drift_events_total|"
+      "rocewatch_gid_last_drift_timestamp_seconds|"
       "# (HELP|TYPE) exposer_)");
   std::istringstream lines(exposition);
   std::ostringstream out;
