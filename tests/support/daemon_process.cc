@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "support/net_namespace.h"
+
 namespace rocewatch {
 
 int FreeLoopbackPort() {
@@ -27,28 +29,6 @@ int FreeLoopbackPort() {
   close(fd);
   return ntohs(addr.sin_port);
 }
-
-namespace {
-// Runs `fn` inside the named network namespace on a short-lived thread (setns affects only the
-// calling thread), so loopback of that namespace is reachable.
-template <typename T, typename Fn>
-T InNamespace(const std::string& netns, Fn fn) {
-  if (netns.empty()) return fn();
-  T result = Status::Internal("namespace thread did not run");
-  std::thread worker([&] {
-    int fd = open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
-      result = Status::FromErrno(errno, "setns " + netns);
-      if (fd >= 0) close(fd);
-      return;
-    }
-    close(fd);
-    result = fn();
-  });
-  worker.join();
-  return result;
-}
-}  // namespace
 
 StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::Start(const std::vector<std::string>& args,
                                                               const std::string& netns,
@@ -110,9 +90,11 @@ std::string DaemonProcess::ReadLog() const {
 
 StatusOr<HttpResponse> DaemonProcess::Get(const std::string& path) const {
   int port = port_;
-  return InNamespace<StatusOr<HttpResponse>>(netns_, [&]() -> StatusOr<HttpResponse> {
-    return HttpGet("127.0.0.1", port, path, std::chrono::seconds(3));
-  });
+  StatusOr<HttpResponse> response = Status::Internal("not run");
+  Status entered = RunInNamedNamespace(
+      netns_, [&] { response = HttpGet("127.0.0.1", port, path, std::chrono::seconds(3)); });
+  if (!entered.ok()) return entered;
+  return response;
 }
 
 StatusOr<std::string> DaemonProcess::Scrape() const {

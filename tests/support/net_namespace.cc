@@ -73,18 +73,26 @@ Status NetNamespace::AddVethPair(const std::string& a, const std::string& b) con
 }
 
 Status NetNamespace::RunInside(const std::function<void()>& fn) const {
+  return RunInNamedNamespace(name_, fn);
+}
+
+Status RunInNamedNamespace(const std::string& name, const std::function<void()>& fn) {
+  if (name.empty()) {
+    fn();
+    return Status::Ok();
+  }
   Status result;
   std::thread thread([&] {
-    int fd = open(("/run/netns/" + name_).c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = open(("/run/netns/" + name).c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-      result = Status::FromErrno(errno, "/run/netns/" + name_);
+      result = Status::FromErrno(errno, "/run/netns/" + name);
       return;
     }
     int rc = setns(fd, CLONE_NEWNET);
     int err = errno;
     close(fd);
     if (rc != 0) {
-      result = Status::FromErrno(err, "setns " + name_);
+      result = Status::FromErrno(err, "setns " + name);
       return;
     }
     fn();

@@ -42,6 +42,10 @@ class NetNamespace {
   std::string name_;
 };
 
+// Runs `fn` on a thread that has entered the named namespace (/run/netns/<name>), and waits for it.
+// An empty name runs `fn` on the calling thread.
+Status RunInNamedNamespace(const std::string& name, const std::function<void()>& fn);
+
 // Runs a shell command; returns its exit status and appends its stdout and stderr to `output`.
 int RunShell(const std::string& command, std::string* output = nullptr);
 
