@@ -98,10 +98,13 @@ StatusOr<RtnetlinkSource::ReadResult> LibnlRtnetlinkSource::ReadPending(
     std::vector<NetlinkMessage>& out) {
   if (events_ == nullptr) return Status::Internal("rtnetlink source not open");
   collecting_ = &out;
+  // nl_socket_get_cb() takes a reference on the socket's callbacks; it is dropped below, or the
+  // callbacks (224 bytes) would outlive the socket.
+  nl_cb* callbacks = nl_socket_get_cb(events_);
   StatusOr<ReadResult> result = ReadResult::kDrained;
   for (int i = 0; i < options_.max_receives_per_read; ++i) {
     reading_at_ = clock_.Now();
-    int n = nl_recvmsgs_report(events_, nl_socket_get_cb(events_));
+    int n = nl_recvmsgs_report(events_, callbacks);
     if (n > 0) continue;
     if (n == 0 || n == -NLE_AGAIN) break;
     // libnl reports the kernel's ENOBUFS (messages dropped) as NLE_NOMEM.
@@ -109,6 +112,7 @@ StatusOr<RtnetlinkSource::ReadResult> LibnlRtnetlinkSource::ReadPending(
                              : StatusOr<ReadResult>(NlError("rtnetlink receive failed", n));
     break;
   }
+  nl_cb_put(callbacks);
   collecting_ = nullptr;
   return result;
 }
