@@ -4,6 +4,11 @@
 #include "netlink/netdev_metrics.h"
 
 namespace rocewatch {
+namespace {
+
+constexpr size_t kMaxRoutineNarrationsPerRead = 16;
+
+}  // namespace
 
 NetlinkComponent::NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source)
     : options_(options), source_(std::move(source)) {}
@@ -32,7 +37,16 @@ Status NetlinkComponent::Start(MonitorContext& ctx) {
 
 void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
                                  const std::vector<NetdevNarration>& narration) {
-  for (const NetdevNarration& n : narration) ctx.RecordEvent(n.netdev + ": " + n.text);
+  // Every change is narrated, but of the routine ones (address churn) only the first few of a
+  // read: a storm of 50k address events must not become 50k log lines.
+  size_t routine = 0;
+  for (const NetdevNarration& n : narration) {
+    if (n.routine && ++routine > kMaxRoutineNarrationsPerRead) continue;
+    ctx.RecordEvent(n.netdev + ": " + n.text);
+  }
+  if (routine > kMaxRoutineNarrationsPerRead)
+    ctx.RecordEvent(std::to_string(routine - kMaxRoutineNarrationsPerRead) +
+                    " more address changes in this netlink read, not listed one by one");
   bool gids_may_move = false;
   for (const NetdevChange& c : changes)
     gids_may_move = gids_may_move || c.kind != NetdevChange::Kind::kRouting;

@@ -39,7 +39,7 @@ bool IpLossDetector::NearTransition(const NetdevIps& n, MonoTime at) const {
 
 void IpLossDetector::CountLoss(NetdevIps& n, const IpAddress& address, MonoTime at) {
   ++n.ip_lost_total;
-  n.lost.push_back({address, at});
+  n.last_lost = LostAddress{address, at};
 }
 
 void IpLossDetector::StartFlap(NetdevIps& n, MonoTime at) {
@@ -131,8 +131,8 @@ const IpLossDetector::NetdevIps* IpLossDetector::Find(const std::string& netdev)
 
 void IpLossDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) const {
   for (const auto& [name, n] : netdevs_) {
-    if (n.ip_lost_total > 0) {
-      const LostAddress& last = n.lost.back();
+    if (n.ip_lost_total > 0 && n.last_lost) {
+      const LostAddress& last = *n.last_lost;
       out.push_back(
           {Severity::kWarning, "ip_lost_during_flap", name,
            name + " lost " + std::to_string(n.ip_lost_total) +

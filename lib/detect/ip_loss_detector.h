@@ -47,7 +47,7 @@ class IpLossDetector {
     std::optional<MonoTime> expected_by;    // carrier-up time + grace, while the carrier is up
     std::map<IpAddress, MonoTime> missing;  // -> since when
     uint64_t ip_lost_total = 0;
-    std::vector<LostAddress> lost;             // every counted loss, in order
+    std::optional<LostAddress> last_lost;      // the latest counted loss (memory stays bounded)
     std::vector<LostAddress> recent_removals;  // not (yet) counted, within the window
   };
 

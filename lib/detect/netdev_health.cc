@@ -10,8 +10,8 @@ void NetdevHealth::OnChanges(const std::vector<NetdevChange>& changes,
 }
 
 void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>* narration) {
-  auto tell = [&](std::string text) {
-    if (narration != nullptr) narration->push_back({c.at, c.netdev, std::move(text)});
+  auto tell = [&](std::string text, bool routine = false) {
+    if (narration != nullptr) narration->push_back({c.at, c.netdev, std::move(text), routine});
   };
   const NetdevState& s = c.state;
   switch (c.kind) {
@@ -60,12 +60,13 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
       ip_loss_.OnAddressRemoved(c.netdev, c.address, c.at);
       n = ip_loss_.Find(c.netdev);
       bool lost = n != nullptr && n->ip_lost_total > lost_before;
-      tell("address " + c.address.ToString() + " removed" + (lost ? " (lost during a flap)" : ""));
+      tell("address " + c.address.ToString() + " removed" + (lost ? " (lost during a flap)" : ""),
+           !lost);
       return;
     }
     case NetdevChange::Kind::kAddressAdded:
       ip_loss_.OnAddressAdded(c.netdev, c.address, c.at);
-      tell("address " + c.address.ToString() + " added");
+      tell("address " + c.address.ToString() + " added", true);
       return;
     case NetdevChange::Kind::kRouting:
       return;  // compared as a whole in Evaluate

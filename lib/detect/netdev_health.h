@@ -26,6 +26,9 @@ struct NetdevNarration {
   MonoTime at{};
   std::string netdev;
   std::string text;
+  // An address added, or removed with the carrier up: the bulk of an address storm, which a
+  // reader may summarise. Carrier changes and losses during flaps are never routine.
+  bool routine = false;
 };
 
 class NetdevHealth {

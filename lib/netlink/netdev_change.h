@@ -22,8 +22,11 @@ struct NetdevChange {
   Kind kind = Kind::kLink;
   MonoTime at{};
   std::string netdev;  // "" for kRouting
-  NetdevState state;   // the netdev after the change (before it, for kVanished)
-  IpAddress address;   // kAddressAdded / kAddressRemoved
+  // The netdev after the change (before it, for kVanished). Its addresses are filled for
+  // kAppeared only: every other change carries the link fields alone, so that an address storm on
+  // a netdev with thousands of addresses costs O(1) per event, not a copy of the whole list.
+  NetdevState state;
+  IpAddress address;  // kAddressAdded / kAddressRemoved
 };
 
 const char* ChangeKindName(NetdevChange::Kind kind);

@@ -4,6 +4,7 @@
 #include <linux/rtnetlink.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace rocewatch {
 namespace {
@@ -13,21 +14,26 @@ bool SameAddress(const IpAddress& a, const IpAddress& b) {
 }
 
 // The link-level fields only (everything but the addresses).
-bool SameLinkFields(NetdevState a, NetdevState b) {
-  a.addresses.clear();
-  b.addresses.clear();
-  return a == b;
+bool SameLinkFields(const NetdevState& a, const NetdevState& b) {
+  return a.LinkFields() == b.LinkFields();
 }
 
+// The change carries the addresses for kAppeared only (netlink/netdev_change.h).
 NetdevChange MakeChange(NetdevChange::Kind kind, MonoTime at, const NetdevState& state,
                         IpAddress address = {}) {
   NetdevChange c;
   c.kind = kind;
   c.at = at;
   c.netdev = state.name;
-  c.state = state;
+  c.state = kind == NetdevChange::Kind::kAppeared ? state : state.LinkFields();
   c.address = std::move(address);
   return c;
+}
+
+// Where `address` is, or would be inserted, in the sorted `addresses`.
+std::vector<IpAddress>::iterator FindSorted(std::vector<IpAddress>& addresses,
+                                            const IpAddress& address) {
+  return std::lower_bound(addresses.begin(), addresses.end(), address);
 }
 
 NetdevChange RoutingChange(MonoTime at) {
@@ -113,7 +119,7 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
     if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, state));
     return;
   }
-  NetdevState before = state;
+  NetdevState before = state.LinkFields();
   ApplyLinkFields(m, state);
   if (IsRnic(state.name) && !SameLinkFields(before, state))
     out.push_back(MakeChange(NetdevChange::Kind::kLink, m.at, state));
@@ -124,14 +130,14 @@ void NetdevTracker::ApplyAddress(const AddressMessage& m, std::vector<NetdevChan
   if (it == links_.end()) return;  // an address of a link we have not seen (yet)
   NetdevState& state = it->second;
   auto& addrs = state.addresses;
-  auto found = std::find_if(addrs.begin(), addrs.end(),
-                            [&](const IpAddress& a) { return SameAddress(a, m.address); });
+  auto found = FindSorted(addrs, m.address);
+  bool present = found != addrs.end() && SameAddress(*found, m.address);
   if (m.removed) {
-    if (found == addrs.end()) return;
+    if (!present) return;
     addrs.erase(found);
   } else {
-    if (found != addrs.end()) return;  // a flags update (e.g. DAD finished)
-    addrs.insert(std::upper_bound(addrs.begin(), addrs.end(), m.address), m.address);
+    if (present) return;  // a flags update (e.g. DAD finished)
+    addrs.insert(found, m.address);
   }
   if (IsRnic(state.name))
     out.push_back(MakeChange(
@@ -176,27 +182,23 @@ void NetdevTracker::Resync(const NetlinkDump& dump, std::vector<NetdevChange>& o
       out.push_back(MakeChange(NetdevChange::Kind::kAppeared, dump.at, new_state));
       continue;
     }
-    // The link change first, with the addresses as they were: a detector sees the carrier move
-    // before the addresses that were lost or added meanwhile.
-    NetdevState state = new_state;
-    state.addresses = was->second.addresses;
+    // The link change first, then the addresses lost or added meanwhile: a detector sees the
+    // carrier move before them. Both address lists are sorted, so one merge finds the difference.
     if (!SameLinkFields(was->second, new_state))
-      out.push_back(MakeChange(NetdevChange::Kind::kLink, dump.at, state));
-    for (const IpAddress& a : was->second.addresses) {
-      if (std::any_of(new_state.addresses.begin(), new_state.addresses.end(),
-                      [&](const IpAddress& b) { return SameAddress(a, b); }))
-        continue;
-      std::erase_if(state.addresses, [&](const IpAddress& b) { return SameAddress(a, b); });
-      out.push_back(MakeChange(NetdevChange::Kind::kAddressRemoved, dump.at, state, a));
-    }
-    for (const IpAddress& a : new_state.addresses) {
-      if (std::any_of(state.addresses.begin(), state.addresses.end(),
-                      [&](const IpAddress& b) { return SameAddress(a, b); }))
-        continue;
-      state.addresses.insert(std::upper_bound(state.addresses.begin(), state.addresses.end(), a),
-                             a);
-      out.push_back(MakeChange(NetdevChange::Kind::kAddressAdded, dump.at, state, a));
-    }
+      out.push_back(MakeChange(NetdevChange::Kind::kLink, dump.at, new_state));
+    std::vector<IpAddress> removed, added;
+    std::set_difference(was->second.addresses.begin(), was->second.addresses.end(),
+                        new_state.addresses.begin(), new_state.addresses.end(),
+                        std::back_inserter(removed));
+    std::set_difference(new_state.addresses.begin(), new_state.addresses.end(),
+                        was->second.addresses.begin(), was->second.addresses.end(),
+                        std::back_inserter(added));
+    for (IpAddress& a : removed)
+      out.push_back(
+          MakeChange(NetdevChange::Kind::kAddressRemoved, dump.at, new_state, std::move(a)));
+    for (IpAddress& a : added)
+      out.push_back(
+          MakeChange(NetdevChange::Kind::kAddressAdded, dump.at, new_state, std::move(a)));
   }
   if (fresh.rules_ != rules_ || fresh.routes_ != routes_) out.push_back(RoutingChange(dump.at));
   *this = std::move(fresh);

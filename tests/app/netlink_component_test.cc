@@ -98,6 +98,20 @@ TEST_F(NetlinkComponentTest, FlapIsReportedCountedAndTriggersASettledSnapshot) {
   EXPECT_GT(publishes_, 0);
 }
 
+TEST_F(NetlinkComponentTest, AnAddressStormIsSummarisedButFlapsInItAreAlwaysNarrated) {
+  events_.clear();
+  for (int i = 0; i < 500; ++i)
+    Push(MakeAddress(4, "10.9.1." + std::to_string(i % 250) + "/" + std::to_string(24 + i / 250)));
+  Push(MakeLink(4, "rnic0", false, 2));
+  RunFor(milliseconds(10));
+  EXPECT_EQ(Sample("rocewatch_netdev_carrier", "rnic0"), 0);
+  ASSERT_EQ(events_.size(), 16u + 2u) << ::testing::PrintToString(events_);
+  EXPECT_EQ(events_[0], "rnic0: address 10.9.1.0/24 added");
+  EXPECT_EQ(events_[16], "rnic0: carrier down (operstate LOWERLAYERDOWN)");
+  EXPECT_EQ(events_[17], "484 more address changes in this netlink read, not listed one by one");
+  EXPECT_EQ(monitor_.netdevs().at("rnic0").addresses.size(), 501u);
+}
+
 TEST_F(NetlinkComponentTest, MalformedMessagesCountAsSourceErrors) {
   source_->set_malformed(2);
   Push(MakeLink(4, "rnic0", false, 2));
