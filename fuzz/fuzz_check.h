@@ -2,7 +2,7 @@
 // Invariant checks inside fuzz targets. A fuzz target does more than "does not crash": it states
 // what must hold for every input (a parsed value formats back to itself, an accepted name has no
 // '/', ...). A violated invariant aborts with the input's story, so libFuzzer keeps the input as a
-// crash and it becomes a regression test in tests/reliability/fuzz_regression_test.cc.
+// crash; added to the seed corpus it becomes a regression test (ctest fuzz_seeds.<name>).
 
 #include <cstdio>
 #include <cstdlib>

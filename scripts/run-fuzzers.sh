@@ -4,8 +4,8 @@
 # Each target starts from its committed seed corpus (fuzz/corpus/<name>/) copied into
 # BUILD_DIR/fuzz-work/<name>/corpus, so new inputs never dirty the source tree. A crash, leak,
 # timeout or violated invariant leaves its input in BUILD_DIR/fuzz-work/<name>/ (crash-*, leak-*,
-# timeout-*) and fails the run: turn the input into a regression test in
-# tests/reliability/fuzz_regression_test.cc, fix the bug, and add the input to the seed corpus.
+# timeout-*) and fails the run: fix the bug and add the input to fuzz/corpus/<name>/, where
+# `make test` replays every seed (ctest fuzz_seeds.<name>) as a regression test.
 set -euo pipefail
 build=${1:?usage: run-fuzzers.sh BUILD_DIR SECONDS [TARGET...]}
 seconds=${2:?usage: run-fuzzers.sh BUILD_DIR SECONDS [TARGET...]}
