@@ -39,15 +39,15 @@ bool IpLossDetector::NearTransition(const NetdevIps& n, MonoTime at) const {
 
 void IpLossDetector::CountLoss(NetdevIps& n, const IpAddress& address, MonoTime at) {
   ++n.ip_lost_total;
-  n.last_lost = LostAddress{address, at};
+  if (!n.last_lost || at >= n.last_lost->at) n.last_lost = LostAddress{address, at};
 }
 
 void IpLossDetector::StartFlap(NetdevIps& n, MonoTime at) {
   // Removals just before the carrier went down belong to this flap.
-  for (const LostAddress& r : n.recent_removals) {
-    if (at - r.at > config_.transition_window) continue;
-    CountLoss(n, r.address, r.at);
-    n.expected.insert(r.address);
+  for (const auto& [address, removed_at] : n.recent_removals) {
+    if (at - removed_at > config_.transition_window) continue;
+    CountLoss(n, address, removed_at);
+    n.expected.insert(address);
   }
   n.recent_removals.clear();
   for (const IpAddress& a : n.current) n.expected.insert(a);
@@ -89,9 +89,12 @@ void IpLossDetector::OnAddressRemoved(const std::string& netdev, const IpAddress
     return;
   }
   // Maybe the carrier is about to go down (linkwatch reports it late): keep it for a while.
-  std::erase_if(n.recent_removals,
-                [&](const LostAddress& r) { return at - r.at > config_.transition_window; });
-  n.recent_removals.push_back({address, at});
+  n.recent_removals[address] = at;
+  if (n.recent_removals.size() >= n.prune_recent_removals_at) {
+    std::erase_if(n.recent_removals,
+                  [&](const auto& r) { return at - r.second > config_.transition_window; });
+    n.prune_recent_removals_at = std::max<size_t>(64, 2 * n.recent_removals.size());
+  }
 }
 
 void IpLossDetector::OnAddressAdded(const std::string& netdev, const IpAddress& address,
@@ -103,7 +106,7 @@ void IpLossDetector::OnAddressAdded(const std::string& netdev, const IpAddress& 
   n.current.insert(address);
   n.expected.erase(address);
   n.missing.erase(address);
-  std::erase_if(n.recent_removals, [&](const LostAddress& r) { return r.address == address; });
+  n.recent_removals.erase(address);
   if (n.expected.empty()) n.expected_by.reset();
 }
 

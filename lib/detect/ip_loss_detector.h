@@ -47,8 +47,12 @@ class IpLossDetector {
     std::optional<MonoTime> expected_by;    // carrier-up time + grace, while the carrier is up
     std::map<IpAddress, MonoTime> missing;  // -> since when
     uint64_t ip_lost_total = 0;
-    std::optional<LostAddress> last_lost;      // the latest counted loss (memory stays bounded)
-    std::vector<LostAddress> recent_removals;  // not (yet) counted, within the window
+    std::optional<LostAddress> last_lost;  // the latest counted loss (memory stays bounded)
+    // Removals with the carrier up, not (yet) counted: address -> when. Those older than the
+    // transition window no longer count; they are pruned when the map has doubled since the last
+    // pruning, so each removal costs O(log n) amortised even in an address storm.
+    std::map<IpAddress, MonoTime> recent_removals;
+    size_t prune_recent_removals_at = 64;
   };
 
   explicit IpLossDetector(IpLossConfig config = {}) : config_(config) {}

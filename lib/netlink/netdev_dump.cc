@@ -24,7 +24,7 @@ StatusOr<NetdevDumpReport> DumpNetdevs(RtnetlinkSource& source,
     for (const Route& r : tracker.RoutesOf(name)) report.routes.push_back(r);
   }
   for (const std::string& name : names)
-    if (tracker.Find(name) == nullptr) report.absent.push_back(name);
+    if (!tracker.Find(name)) report.absent.push_back(name);
   for (const PolicyRule& rule : tracker.rules()) {
     bool covers = false;
     for (const NetdevState& n : report.netdevs)

@@ -9,16 +9,12 @@
 namespace rocewatch {
 namespace {
 
-bool SameAddress(const IpAddress& a, const IpAddress& b) {
-  return a.family == b.family && a.address == b.address && a.prefix_len == b.prefix_len;
-}
-
 // The link-level fields only (everything but the addresses).
 bool SameLinkFields(const NetdevState& a, const NetdevState& b) {
   return a.LinkFields() == b.LinkFields();
 }
 
-// The change carries the addresses for kAppeared only (netlink/netdev_change.h).
+// A change to `state`; it carries the addresses for kAppeared only (netlink/netdev_change.h).
 NetdevChange MakeChange(NetdevChange::Kind kind, MonoTime at, const NetdevState& state,
                         IpAddress address = {}) {
   NetdevChange c;
@@ -28,12 +24,6 @@ NetdevChange MakeChange(NetdevChange::Kind kind, MonoTime at, const NetdevState&
   c.state = kind == NetdevChange::Kind::kAppeared ? state : state.LinkFields();
   c.address = std::move(address);
   return c;
-}
-
-// Where `address` is, or would be inserted, in the sorted `addresses`.
-std::vector<IpAddress>::iterator FindSorted(std::vector<IpAddress>& addresses,
-                                            const IpAddress& address) {
-  return std::lower_bound(addresses.begin(), addresses.end(), address);
 }
 
 NetdevChange RoutingChange(MonoTime at) {
@@ -58,20 +48,27 @@ void ApplyLinkFields(const LinkMessage& m, NetdevState& state) {
   if (m.carrier_down_count) state.carrier_down_count = *m.carrier_down_count;
 }
 
+NetdevState NetdevTracker::StateOf(const Link& link) {
+  NetdevState state = link.fields;
+  state.addresses.assign(link.addresses.begin(), link.addresses.end());  // sorted, as promised
+  return state;
+}
+
 void NetdevTracker::SetRnicNetdevs(std::set<std::string> names, MonoTime at,
                                    std::vector<NetdevChange>& out) {
   for (const auto& [name, ifindex] : ifindex_by_name_) {
     bool was = rnic_.count(name) != 0, is = names.count(name) != 0;
     if (was == is) continue;
-    out.push_back(MakeChange(is ? NetdevChange::Kind::kAppeared : NetdevChange::Kind::kVanished, at,
-                             links_.at(ifindex)));
+    const Link& link = links_.at(ifindex);
+    out.push_back(is ? MakeChange(NetdevChange::Kind::kAppeared, at, StateOf(link))
+                     : MakeChange(NetdevChange::Kind::kVanished, at, link.fields));
   }
   rnic_ = std::move(names);
 }
 
 bool NetdevTracker::IsRnicIfindex(int ifindex) const {
   auto it = links_.find(ifindex);
-  return it != links_.end() && IsRnic(it->second.name);
+  return it != links_.end() && IsRnic(it->second.fields.name);
 }
 
 void NetdevTracker::Apply(const NetlinkMessage& message, std::vector<NetdevChange>& out) {
@@ -90,7 +87,7 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
   auto it = links_.find(m.ifindex);
   if (m.removed) {
     if (it == links_.end()) return;
-    const NetdevState& gone = it->second;
+    const NetdevState& gone = it->second.fields;
     if (IsRnic(gone.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, gone));
     auto by_name = ifindex_by_name_.find(gone.name);
     if (by_name != ifindex_by_name_.end() && by_name->second == m.ifindex)
@@ -99,16 +96,19 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
     links_.erase(it);
     return;
   }
+  auto appeared = [&](const Link& link) {
+    out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, StateOf(link)));
+  };
   if (it == links_.end()) {
-    NetdevState state;
-    ApplyLinkFields(m, state);
-    if (state.name.empty()) return;  // a link we cannot name yet; its next message will do
-    ifindex_by_name_[state.name] = m.ifindex;
-    auto& stored = links_[m.ifindex] = std::move(state);
-    if (IsRnic(stored.name)) out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, stored));
+    Link link;
+    ApplyLinkFields(m, link.fields);
+    if (link.fields.name.empty()) return;  // a link we cannot name yet; its next message will do
+    ifindex_by_name_[link.fields.name] = m.ifindex;
+    const Link& stored = links_[m.ifindex] = std::move(link);
+    if (IsRnic(stored.fields.name)) appeared(stored);
     return;
   }
-  NetdevState& state = it->second;
+  NetdevState& state = it->second.fields;
   if (!m.name.empty() && m.name != state.name) {  // renamed
     if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, state));
     auto by_name = ifindex_by_name_.find(state.name);
@@ -116,10 +116,10 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
       ifindex_by_name_.erase(by_name);
     ApplyLinkFields(m, state);
     ifindex_by_name_[state.name] = m.ifindex;
-    if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, state));
+    if (IsRnic(state.name)) appeared(it->second);
     return;
   }
-  NetdevState before = state.LinkFields();
+  NetdevState before = state;
   ApplyLinkFields(m, state);
   if (IsRnic(state.name) && !SameLinkFields(before, state))
     out.push_back(MakeChange(NetdevChange::Kind::kLink, m.at, state));
@@ -128,16 +128,11 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
 void NetdevTracker::ApplyAddress(const AddressMessage& m, std::vector<NetdevChange>& out) {
   auto it = links_.find(m.ifindex);
   if (it == links_.end()) return;  // an address of a link we have not seen (yet)
-  NetdevState& state = it->second;
-  auto& addrs = state.addresses;
-  auto found = FindSorted(addrs, m.address);
-  bool present = found != addrs.end() && SameAddress(*found, m.address);
+  const NetdevState& state = it->second.fields;
   if (m.removed) {
-    if (!present) return;
-    addrs.erase(found);
-  } else {
-    if (present) return;  // a flags update (e.g. DAD finished)
-    addrs.insert(found, m.address);
+    if (it->second.addresses.erase(m.address) == 0) return;
+  } else if (!it->second.addresses.insert(m.address).second) {
+    return;  // a flags update (e.g. DAD finished)
   }
   if (IsRnic(state.name))
     out.push_back(MakeChange(
@@ -207,14 +202,14 @@ void NetdevTracker::Resync(const NetlinkDump& dump, std::vector<NetdevChange>& o
 std::map<std::string, NetdevState> NetdevTracker::RnicStates() const {
   std::map<std::string, NetdevState> out;
   for (const auto& [name, ifindex] : ifindex_by_name_)
-    if (IsRnic(name)) out.emplace(name, links_.at(ifindex));
+    if (IsRnic(name)) out.emplace(name, StateOf(links_.at(ifindex)));
   return out;
 }
 
-const NetdevState* NetdevTracker::Find(const std::string& name) const {
+std::optional<NetdevState> NetdevTracker::Find(const std::string& name) const {
   auto it = ifindex_by_name_.find(name);
-  if (it == ifindex_by_name_.end()) return nullptr;
-  return &links_.at(it->second);
+  if (it == ifindex_by_name_.end()) return std::nullopt;
+  return StateOf(links_.at(it->second));
 }
 
 std::vector<Route> NetdevTracker::RoutesOf(const std::string& name) const {

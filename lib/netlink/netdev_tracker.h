@@ -10,6 +10,7 @@
 // Threading: not thread-safe; one owner.
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -38,10 +39,10 @@ class NetdevTracker {
   // link changes first, then removed addresses, then added ones.
   void Resync(const NetlinkDump& dump, std::vector<NetdevChange>& out);
 
-  // RNIC netdevs present now, by name.
+  // RNIC netdevs present now, by name. O(links + their addresses): once per read, not per event.
   std::map<std::string, NetdevState> RnicStates() const;
-  // A present netdev (RNIC or not) by name; null when absent.
-  const NetdevState* Find(const std::string& name) const;
+  // A present netdev (RNIC or not) by name, with its addresses; nullopt when absent.
+  std::optional<NetdevState> Find(const std::string& name) const;
   bool IsRnic(const std::string& name) const { return rnic_.count(name) != 0; }
 
   const std::set<PolicyRule>& rules() const { return rules_; }
@@ -57,8 +58,16 @@ class NetdevTracker {
   void ApplyRoute(const RouteMessage& m, std::vector<NetdevChange>& out);
   bool IsRnicIfindex(int ifindex) const;
 
+  // A link's fields and its addresses, kept apart so that an address event costs O(log n) in
+  // the link's addresses (an address storm on one netdev stays linear overall).
+  struct Link {
+    NetdevState fields;  // addresses always empty
+    std::set<IpAddress> addresses;
+  };
+  static NetdevState StateOf(const Link& link);
+
   std::set<std::string> rnic_;
-  std::unordered_map<int, NetdevState> links_;  // by ifindex
+  std::unordered_map<int, Link> links_;  // by ifindex
   std::map<std::string, int> ifindex_by_name_;
   std::set<PolicyRule> rules_;
   std::set<Route> routes_;  // oif is an RNIC netdev; never the local table

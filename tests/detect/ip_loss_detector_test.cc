@@ -134,5 +134,18 @@ TEST_F(IpLossDetectorTest, FindingsNameTheAddressAndTheRemedy) {
   EXPECT_EQ(findings[1].severity, Severity::kCritical);
 }
 
+TEST_F(IpLossDetectorTest, AChurnOfRemovalsStaysBoundedAndOnlyTheWindowBeforeTheDropCounts) {
+  for (int i = 0; i < 1000; ++i) {  // 10 s of removals with the carrier up, 100 per second
+    Added("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32");
+    Removed("10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250) + "/32");
+    After(milliseconds(10));
+  }
+  EXPECT_LE(State().recent_removals.size(), 2u * 500u + 64u) << "pruned as it goes";
+  Carrier(false);  // the last 5 s of removals belong to this flap
+  EXPECT_EQ(State().ip_lost_total, 500u);
+  ASSERT_TRUE(State().last_lost.has_value());
+  EXPECT_EQ(State().last_lost->address, MakeIp("10.1.3.249/32"));
+}
+
 }  // namespace
 }  // namespace rocewatch

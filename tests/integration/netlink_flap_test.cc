@@ -69,7 +69,7 @@ TEST_F(NetlinkFlapTest, AddressThatNeverReturnsIsMissing) {
 TEST_F(NetlinkFlapTest, RenamedAwayRnicVanishesAndComesBack) {
   Ip(std::string("link set ") + kRnic + " down");
   Ip(std::string("link set ") + kRnic + " name other0");
-  ASSERT_TRUE(PumpUntil([&] { return Rnic() == nullptr; }));
+  ASSERT_TRUE(PumpUntil([&] { return !Rnic(); }));
   Ip("link set other0 name " + std::string(kRnic));
   Ip(std::string("link set ") + kRnic + " up");
   ASSERT_TRUE(PumpUntil([&] { return Carrier(); }));

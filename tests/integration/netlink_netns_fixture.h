@@ -77,11 +77,12 @@ class NetlinkNetnsTest : public ::testing::Test {
     Status s = ns_->Ip(args);
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
-  const NetdevState* Rnic() const { return listener_->tracker().Find(kRnic); }
-  bool Carrier() const { return Rnic() != nullptr && Rnic()->carrier; }
+  std::optional<NetdevState> Rnic() const { return listener_->tracker().Find(kRnic); }
+  bool Carrier() const { return Rnic() && Rnic()->carrier; }
   bool HasAddress(const std::string& address) const {
-    if (Rnic() == nullptr) return false;
-    for (const IpAddress& a : Rnic()->addresses)
+    std::optional<NetdevState> rnic = Rnic();
+    if (!rnic) return false;
+    for (const IpAddress& a : rnic->addresses)
       if (a.address == address) return true;
     return false;
   }

@@ -30,7 +30,9 @@ TEST_F(NetlinkNetnsTest, OverrunStormEndsInTheRightStateWithACountedResync) {
 
   auto ipv4 = [&] {
     std::set<std::string> out;
-    for (const IpAddress& a : Rnic()->addresses)
+    const std::optional<NetdevState> rnic = Rnic();
+    if (!rnic) return out;
+    for (const IpAddress& a : rnic->addresses)
       if (a.family == AddressFamily::kIpv4) out.insert(a.address);
     return out;
   };

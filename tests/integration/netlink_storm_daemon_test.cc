@@ -11,6 +11,7 @@
 #include "support/daemon_process.h"
 #include "support/http_client.h"
 #include "support/net_namespace.h"
+#include "support/sanitizer.h"
 #include "support/scrape_storm.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -81,9 +82,11 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
   const double behind_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count() -
       storm_seconds;
-  EXPECT_LT(behind_seconds, 10) << "the daemon lags the kernel";
+  EXPECT_LT(behind_seconds, kUnderSanitizer ? 60 : 10) << "the daemon lags the kernel";
   const long peak_rss_kib = PeakRssKiB((*daemon)->pid());
-  EXPECT_LT(peak_rss_kib, 256 * 1024) << "peak RSS";
+  if (!kUnderSanitizer) {
+    EXPECT_LT(peak_rss_kib, 256 * 1024) << "peak RSS";
+  }
   auto metrics = (*daemon)->Scrape();
   ASSERT_TRUE(metrics.ok());
   EXPECT_EQ(

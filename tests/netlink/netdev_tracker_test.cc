@@ -84,8 +84,8 @@ TEST_F(NetdevTrackerTest, RenameFollowsTheIfindex) {
   auto out = Apply(MakeLink(4, "old_rnic0", true));
   ASSERT_EQ(Kinds(out), std::vector<Kind>{Kind::kVanished});
   EXPECT_EQ(out[0].netdev, "rnic0");
-  EXPECT_EQ(tracker_.Find("rnic0"), nullptr);
-  EXPECT_NE(tracker_.Find("old_rnic0"), nullptr);
+  EXPECT_FALSE(tracker_.Find("rnic0"));
+  EXPECT_TRUE(tracker_.Find("old_rnic0"));
 }
 
 TEST_F(NetdevTrackerTest, DeletedLinkVanishesWithItsRoutes) {

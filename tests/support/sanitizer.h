@@ -1,0 +1,20 @@
+#pragma once
+// Whether this build runs under a sanitizer (make test-asan / test-tsan). Sanitizers multiply
+// memory (ASan's quarantine and shadow: hundreds of MiB) and time (TSan: 5-15x), so a test that
+// bounds the daemon's RSS or latency states product figures only for an uninstrumented build.
+
+namespace rocewatch {
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kUnderSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kUnderSanitizer = true;
+#else
+inline constexpr bool kUnderSanitizer = false;
+#endif
+#else
+inline constexpr bool kUnderSanitizer = false;
+#endif
+
+}  // namespace rocewatch
