@@ -22,9 +22,10 @@ void ReportCalls(benchmark::State& state, const CountingFileSystem& fs) {
   state.counters["stats"] = static_cast<double>(fs.stats() + fs.links()) / n;
 }
 
+// Second argument: PosixFileSystem::Options::stop_at_short_read (the daemon sets it).
 void BM_InventoryRead(benchmark::State& state) {
   const int parts = static_cast<int>(state.range(0));
-  PosixFileSystem posix;
+  PosixFileSystem posix(PosixFileSystem::Options{.stop_at_short_read = state.range(1) != 0});
   CountingFileSystem fs(posix);
   SysfsInventory inventory(fs, RailNodeSysfsRoot());
   SysfsGidTableSource gids(fs, RailNodeSysfsRoot());
@@ -43,11 +44,8 @@ void BM_InventoryRead(benchmark::State& state) {
   ReportCalls(state, fs);
 }
 BENCHMARK(BM_InventoryRead)
-    ->ArgName("parts")
-    ->Arg(kAll)
-    ->Arg(kGids)
-    ->Arg(kCounters)
-    ->Arg(kStructure)
+    ->ArgNames({"parts", "short_read_ends"})
+    ->ArgsProduct({{kAll, kGids, kCounters, kStructure}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 // One device's GID table alone (255 gids/ files, attributes of the valid entries).

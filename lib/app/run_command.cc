@@ -54,7 +54,8 @@ int RunDaemon(const RunOptions& options) {
     return 1;
   }
   SystemClock clock;
-  PosixFileSystem fs;
+  // The daemon reads sysfs attributes, its state file and /proc/sys files: one read() each.
+  PosixFileSystem fs(PosixFileSystem::Options{.stop_at_short_read = true});
   EventLoop loop(clock);
   const HostPaths& paths = options.common.paths;
 

@@ -40,10 +40,24 @@ class FileSystem {
 // The real file system, through open/read/close, opendir and readlink.
 class PosixFileSystem final : public FileSystem {
  public:
+  struct Options {
+    // Stop reading at the first short read instead of reading again until read() returns 0. True
+    // is exact for sysfs attributes (the kernel renders one into a page and serves it in one read)
+    // and regular files, and saves a system call per file: a poll reads about a thousand files.
+    // It is not for seq_file-backed procfs files larger than a page, which may read short early.
+    bool stop_at_short_read = false;
+  };
+
+  PosixFileSystem() = default;
+  explicit PosixFileSystem(Options options) : options_(options) {}
+
   StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override;
   StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override;
   StatusOr<std::string> ReadLink(const std::string& path) const override;
   bool IsDirectory(const std::string& path) const override;
+
+ private:
+  Options options_;
 };
 
 // Orders names as people expect numbered entries: "2" < "10", "mlx5_2" < "mlx5_10".

@@ -27,6 +27,7 @@ StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t 
     }
     if (n == 0) break;
     content.append(buffer, static_cast<size_t>(n));
+    if (options_.stop_at_short_read && static_cast<size_t>(n) < want) break;
   }
   ::close(fd);
   return content;
