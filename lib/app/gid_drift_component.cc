@@ -69,14 +69,17 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   for (const GidChange& c : observation.changes) {
     const GidEntry& e = c.entry;
     if (c.kind == GidChangeKind::kMoved) {
-      ctx.RecordEvent(fmt::format(
-          "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
-          c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index));
+      ctx.RecordEvent(
+          fmt::format(
+              "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
+              c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index),
+          Severity::kWarning);
       last_moves_[{c.device, e.port, e.netdev}] = c;
     } else if (baseline.count({c.device, e.port}) == 0) {
       ctx.RecordEvent(fmt::format("gid_{} device={} port={} netdev={} gid={} type={} index={}",
                                   GidChangeKindName(c.kind), c.device, e.port, e.netdev, e.gid,
-                                  GidTypeLabel(e.type), e.index));
+                                  GidTypeLabel(e.type), e.index),
+                      Severity::kInfo);
     }
   }
   holes_.clear();

@@ -86,10 +86,12 @@ void Monitor::CountSourceError(std::string_view source, uint64_t count) {
   it->second += count;
 }
 
-void Monitor::RecordEvent(std::string_view what) {
+void Monitor::RecordEvent(std::string_view what, Severity severity) {
   // An observer (diagnose --watch) shows events itself; logging them too would print them twice.
   if (event_observer_) {
     event_observer_(clock().UnixSeconds(), what);
+  } else if (severity >= Severity::kWarning) {
+    spdlog::warn("{}", what);
   } else {
     spdlog::info("{}", what);
   }

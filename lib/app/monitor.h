@@ -75,7 +75,7 @@ class Monitor final : public MonitorContext {
   std::map<std::string, NetdevState>& netdevs() override { return netdevs_; }
   const std::map<std::string, NetdevState>& netdevs() const override { return netdevs_; }
   void CountSourceError(std::string_view source, uint64_t count) override;
-  void RecordEvent(std::string_view what) override;
+  void RecordEvent(std::string_view what, Severity severity) override;
 
  private:
   void SchedulePeriodic(MonoTime at);

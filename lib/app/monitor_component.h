@@ -47,9 +47,11 @@ class MonitorContext {
   // Counts failed reads for rocewatch_source_errors_total{source}.
   virtual void CountSourceError(std::string_view source, uint64_t count = 1) = 0;
 
-  // Reports something that happened, for people: a flap, an address change, a GID move. Logged,
-  // and listed with its time by `rocewatch diagnose --watch`. One line, evidence included.
-  virtual void RecordEvent(std::string_view what) = 0;
+  // Reports something that happened, for people: a flap, an address change, a GID move. Logged
+  // at the severity's level (kWarning and up: warning, so `journalctl -p warning` lists flaps,
+  // losses, drifts and collapses), and listed with its time by `rocewatch diagnose --watch`. One
+  // line, evidence included.
+  virtual void RecordEvent(std::string_view what, Severity severity) = 0;
 };
 
 class MonitorComponent {

@@ -42,11 +42,12 @@ void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevCh
   size_t routine = 0;
   for (const NetdevNarration& n : narration) {
     if (n.routine && ++routine > kMaxRoutineNarrationsPerRead) continue;
-    ctx.RecordEvent(n.netdev + ": " + n.text);
+    ctx.RecordEvent(n.netdev + ": " + n.text, n.severity);
   }
   if (routine > kMaxRoutineNarrationsPerRead)
     ctx.RecordEvent(std::to_string(routine - kMaxRoutineNarrationsPerRead) +
-                    " more address changes in this netlink read, not listed one by one");
+                        " more address changes in this netlink read, not listed one by one",
+                    Severity::kInfo);
   bool gids_may_move = false;
   for (const NetdevChange& c : changes)
     gids_may_move = gids_may_move || c.kind != NetdevChange::Kind::kRouting;

@@ -10,8 +10,9 @@ void NetdevHealth::OnChanges(const std::vector<NetdevChange>& changes,
 }
 
 void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>* narration) {
-  auto tell = [&](std::string text, bool routine = false) {
-    if (narration != nullptr) narration->push_back({c.at, c.netdev, std::move(text), routine});
+  auto tell = [&](std::string text, Severity severity = Severity::kInfo, bool routine = false) {
+    if (narration != nullptr)
+      narration->push_back({c.at, c.netdev, std::move(text), severity, routine});
   };
   const NetdevState& s = c.state;
   switch (c.kind) {
@@ -25,7 +26,7 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
     case NetdevChange::Kind::kVanished:
       flaps_.Forget(c.netdev);
       ip_loss_.Forget(c.netdev);
-      tell("gone (deleted or renamed)");
+      tell("gone (deleted or renamed)", Severity::kWarning);
       return;
     case NetdevChange::Kind::kLink: {
       const LinkFlapDetector::NetdevFlaps* before = flaps_.Find(c.netdev);
@@ -37,18 +38,21 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
       int inferred = completed - (transition && s.carrier ? 1 : 0);
       if (inferred > 0) ip_loss_.OnInferredFlap(c.netdev, c.at);
       const LinkFlapDetector::NetdevFlaps* after = flaps_.Find(c.netdev);
-      if (transition && !s.carrier) tell("carrier down (operstate " + s.operstate + ")");
+      if (transition && !s.carrier)
+        tell("carrier down (operstate " + s.operstate + ")", Severity::kWarning);
       if (transition && s.carrier) {
         std::string took;
         if (after != nullptr && after->last_duration)
           took = " after " + FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(
                                  *after->last_duration));
-        tell("carrier up" + took + " (flap " + std::to_string(flaps_before + 1) + ")");
+        tell("carrier up" + took + " (flap " + std::to_string(flaps_before + 1) + ")",
+             Severity::kWarning);
       }
       if (inferred > 0)
         tell(std::to_string(inferred) +
-             " flap(s) not seen as events, counted from the kernel's carrier_changes (now " +
-             std::to_string(s.carrier_changes) + ")");
+                 " flap(s) not seen as events, counted from the kernel's carrier_changes (now " +
+                 std::to_string(s.carrier_changes) + ")",
+             Severity::kWarning);
       if (!transition && inferred == 0)
         tell(std::string("link flags changed: admin ") + (s.admin_up ? "up" : "down") +
              ", operstate " + s.operstate);
@@ -61,12 +65,12 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
       n = ip_loss_.Find(c.netdev);
       bool lost = n != nullptr && n->ip_lost_total > lost_before;
       tell("address " + c.address.ToString() + " removed" + (lost ? " (lost during a flap)" : ""),
-           !lost);
+           lost ? Severity::kWarning : Severity::kInfo, !lost);
       return;
     }
     case NetdevChange::Kind::kAddressAdded:
       ip_loss_.OnAddressAdded(c.netdev, c.address, c.at);
-      tell("address " + c.address.ToString() + " added", true);
+      tell("address " + c.address.ToString() + " added", Severity::kInfo, true);
       return;
     case NetdevChange::Kind::kRouting:
       return;  // compared as a whole in Evaluate

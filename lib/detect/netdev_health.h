@@ -26,6 +26,9 @@ struct NetdevNarration {
   MonoTime at{};
   std::string netdev;
   std::string text;
+  // kWarning: the carrier went down or came back (a flap), flaps inferred from the kernel's
+  // counter, an address lost during a flap, the netdev gone. kInfo otherwise.
+  Severity severity = Severity::kInfo;
   // An address added, or removed with the carrier up: the bulk of an address storm, which a
   // reader may summarise. Carrier changes and losses during flaps are never routine.
   bool routine = false;

@@ -32,7 +32,7 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
     std::string what = key.ToString() + " traffic " + TrafficStateLabel(previous) + " -> " +
                        TrafficStateLabel(status.state);
     if (!status.reason.empty()) what += ": " + status.reason;
-    ctx.RecordEvent(what);
+    ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
 }

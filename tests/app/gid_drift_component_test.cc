@@ -33,10 +33,14 @@ class RecordingContext final : public MonitorContext {
   void CountSourceError(std::string_view source, uint64_t count) override {
     source_errors[std::string(source)] += count;
   }
-  void RecordEvent(std::string_view what) override { events.emplace_back(what); }
+  void RecordEvent(std::string_view what, Severity severity) override {
+    events.emplace_back(what);
+    severities.push_back(severity);
+  }
 
   std::vector<std::string> snapshot_requests;
   std::vector<std::string> events;
+  std::vector<Severity> severities;  // of each event
   std::map<std::string, uint64_t> source_errors;
   NodeSnapshot latest;
   std::set<std::string> rnic;
@@ -135,8 +139,11 @@ TEST_F(GidDriftComponentTest, ADriftIsCountedLoggedAndTimestamped) {
   EXPECT_EQ(ValueOf(metrics, "rocewatch_gid_last_drift_timestamp_seconds", eth0_),
             clock_.UnixSeconds());
   std::vector<std::string> drift_lines;
-  for (const std::string& e : ctx_.events)
-    if (e.rfind("gid_drift ", 0) == 0) drift_lines.push_back(e);
+  for (size_t i = 0; i < ctx_.events.size(); ++i) {
+    if (ctx_.events[i].rfind("gid_drift ", 0) != 0) continue;
+    drift_lines.push_back(ctx_.events[i]);
+    EXPECT_EQ(ctx_.severities[i], Severity::kWarning) << "a drift is logged as a warning";
+  }
   EXPECT_EQ(drift_lines,
             (std::vector<std::string>{"gid_drift device=mlx5_0 port=1 netdev=eth0 "
                                       "gid=0000:0000:0000:0000:0000:ffff:0a00:0001 type=roce_v2 "
@@ -158,6 +165,7 @@ TEST_F(GidDriftComponentTest, GidChangesAfterTheBaselineAreRecordedAsEvents) {
   component.OnSnapshot(ctx_, Snapshot());
   ASSERT_EQ(ctx_.events.size(), 2u);
   EXPECT_EQ(ctx_.events[0].rfind("gid_removed device=mlx5_0 port=1 netdev=eth0", 0), 0u);
+  EXPECT_EQ(ctx_.severities[0], Severity::kInfo);
 }
 
 TEST_F(GidDriftComponentTest, AMoveWhileTheDaemonWasDownIsADriftAfterRestart) {

@@ -130,7 +130,7 @@ TEST_F(MonitorTest, RecordedEventsReachTheObserverWithTheirTime) {
   Monitor monitor(loop_, source_, {});
   std::vector<std::string> events;
   monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
-  monitor.RecordEvent("eth0 carrier down");
+  monitor.RecordEvent("eth0 carrier down", Severity::kWarning);
   EXPECT_EQ(events, std::vector<std::string>{"eth0 carrier down"});
 }
 

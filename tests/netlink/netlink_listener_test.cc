@@ -30,7 +30,10 @@ class NetlinkListenerTest : public ::testing::Test {
     d.routes = {MakeRouteMessage(MakeRoute("0.0.0.0/0", 4, 100))};
     listener_.set_on_changes([this](const auto& changes, const auto& narration) {
       for (const auto& c : changes) kinds_.push_back(c.kind);
-      for (const auto& n : narration) narration_.push_back(n.netdev + ": " + n.text);
+      for (const auto& n : narration) {
+        narration_.push_back(n.netdev + ": " + n.text);
+        severities_.push_back(n.severity);
+      }
     });
     ASSERT_TRUE(listener_.Start(loop_).ok());
   }
@@ -51,6 +54,7 @@ class NetlinkListenerTest : public ::testing::Test {
   NetlinkListener listener_{source_, clock_, {"rnic0"}, TestConfig()};
   std::vector<NetdevChange::Kind> kinds_;
   std::vector<std::string> narration_;
+  std::vector<Severity> severities_;  // of each narration line
 };
 
 TEST_F(NetlinkListenerTest, StartOpensDumpsAndReportsTheRnicOnly) {
@@ -77,6 +81,11 @@ TEST_F(NetlinkListenerTest, NetworkManagerStyleFlapThroughTheLoop) {
   EXPECT_TRUE(Ips().missing.empty());
   EXPECT_EQ(narration_.back(), "rnic0: address 10.0.0.2/24 added");
   EXPECT_EQ(narration_[2], "rnic0: address 10.0.0.2/24 removed (lost during a flap)");
+  // watching, carrier down, lost, carrier up (flap 1), added: the flap and the loss are warnings.
+  EXPECT_EQ(severities_,
+            (std::vector<Severity>{Severity::kInfo, Severity::kWarning, Severity::kWarning,
+                                   Severity::kWarning, Severity::kInfo}))
+      << ::testing::PrintToString(narration_);
 }
 
 TEST_F(NetlinkListenerTest, GraceDeadlineRunsAsALoopTimer) {
