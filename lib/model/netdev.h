@@ -34,23 +34,6 @@ struct NetdevState {
   std::vector<IpAddress> addresses;  // sorted
 
   bool operator==(const NetdevState&) const = default;
-
-  // This state without its addresses: the link-level fields only. A field added above is a link
-  // field unless it is excluded here too.
-  NetdevState LinkFields() const {
-    NetdevState out;
-    out.name = name;
-    out.ifindex = ifindex;
-    out.admin_up = admin_up;
-    out.running = running;
-    out.lower_up = lower_up;
-    out.carrier = carrier;
-    out.operstate = operstate;
-    out.carrier_changes = carrier_changes;
-    out.carrier_up_count = carrier_up_count;
-    out.carrier_down_count = carrier_down_count;
-    return out;
-  }
 };
 
 }  // namespace rocewatch

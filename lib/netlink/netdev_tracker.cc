@@ -9,23 +9,6 @@
 namespace rocewatch {
 namespace {
 
-// The link-level fields only (everything but the addresses).
-bool SameLinkFields(const NetdevState& a, const NetdevState& b) {
-  return a.LinkFields() == b.LinkFields();
-}
-
-// A change to `state`; it carries the addresses for kAppeared only (netlink/netdev_change.h).
-NetdevChange MakeChange(NetdevChange::Kind kind, MonoTime at, const NetdevState& state,
-                        IpAddress address = {}) {
-  NetdevChange c;
-  c.kind = kind;
-  c.at = at;
-  c.netdev = state.name;
-  c.state = kind == NetdevChange::Kind::kAppeared ? state : state.LinkFields();
-  c.address = std::move(address);
-  return c;
-}
-
 NetdevChange RoutingChange(MonoTime at) {
   NetdevChange c;
   c.kind = NetdevChange::Kind::kRouting;
@@ -54,14 +37,24 @@ NetdevState NetdevTracker::StateOf(const Link& link) {
   return state;
 }
 
+NetdevChange NetdevTracker::Change(NetdevChange::Kind kind, MonoTime at, const Link& link,
+                                   IpAddress address) {
+  NetdevChange c;
+  c.kind = kind;
+  c.at = at;
+  c.netdev = link.fields.name;
+  c.state = kind == NetdevChange::Kind::kAppeared ? StateOf(link) : link.fields;
+  c.address = std::move(address);
+  return c;
+}
+
 void NetdevTracker::SetRnicNetdevs(std::set<std::string> names, MonoTime at,
                                    std::vector<NetdevChange>& out) {
   for (const auto& [name, ifindex] : ifindex_by_name_) {
     bool was = rnic_.count(name) != 0, is = names.count(name) != 0;
     if (was == is) continue;
-    const Link& link = links_.at(ifindex);
-    out.push_back(is ? MakeChange(NetdevChange::Kind::kAppeared, at, StateOf(link))
-                     : MakeChange(NetdevChange::Kind::kVanished, at, link.fields));
+    out.push_back(Change(is ? NetdevChange::Kind::kAppeared : NetdevChange::Kind::kVanished, at,
+                         links_.at(ifindex)));
   }
   rnic_ = std::move(names);
 }
@@ -88,7 +81,7 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
   if (m.removed) {
     if (it == links_.end()) return;
     const NetdevState& gone = it->second.fields;
-    if (IsRnic(gone.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, gone));
+    if (IsRnic(gone.name)) out.push_back(Change(NetdevChange::Kind::kVanished, m.at, it->second));
     auto by_name = ifindex_by_name_.find(gone.name);
     if (by_name != ifindex_by_name_.end() && by_name->second == m.ifindex)
       ifindex_by_name_.erase(by_name);
@@ -96,48 +89,46 @@ void NetdevTracker::ApplyLink(const LinkMessage& m, std::vector<NetdevChange>& o
     links_.erase(it);
     return;
   }
-  auto appeared = [&](const Link& link) {
-    out.push_back(MakeChange(NetdevChange::Kind::kAppeared, m.at, StateOf(link)));
-  };
   if (it == links_.end()) {
     Link link;
     ApplyLinkFields(m, link.fields);
     if (link.fields.name.empty()) return;  // a link we cannot name yet; its next message will do
     ifindex_by_name_[link.fields.name] = m.ifindex;
     const Link& stored = links_[m.ifindex] = std::move(link);
-    if (IsRnic(stored.fields.name)) appeared(stored);
+    if (IsRnic(stored.fields.name))
+      out.push_back(Change(NetdevChange::Kind::kAppeared, m.at, stored));
     return;
   }
   NetdevState& state = it->second.fields;
   if (!m.name.empty() && m.name != state.name) {  // renamed
-    if (IsRnic(state.name)) out.push_back(MakeChange(NetdevChange::Kind::kVanished, m.at, state));
+    if (IsRnic(state.name)) out.push_back(Change(NetdevChange::Kind::kVanished, m.at, it->second));
     auto by_name = ifindex_by_name_.find(state.name);
     if (by_name != ifindex_by_name_.end() && by_name->second == m.ifindex)
       ifindex_by_name_.erase(by_name);
     ApplyLinkFields(m, state);
     ifindex_by_name_[state.name] = m.ifindex;
-    if (IsRnic(state.name)) appeared(it->second);
+    if (IsRnic(state.name)) out.push_back(Change(NetdevChange::Kind::kAppeared, m.at, it->second));
     return;
   }
   NetdevState before = state;
   ApplyLinkFields(m, state);
-  if (IsRnic(state.name) && !SameLinkFields(before, state))
-    out.push_back(MakeChange(NetdevChange::Kind::kLink, m.at, state));
+  if (IsRnic(state.name) && before != state)
+    out.push_back(Change(NetdevChange::Kind::kLink, m.at, it->second));
 }
 
 void NetdevTracker::ApplyAddress(const AddressMessage& m, std::vector<NetdevChange>& out) {
   auto it = links_.find(m.ifindex);
   if (it == links_.end()) return;  // an address of a link we have not seen (yet)
-  const NetdevState& state = it->second.fields;
+  Link& link = it->second;
   if (m.removed) {
-    if (it->second.addresses.erase(m.address) == 0) return;
-  } else if (!it->second.addresses.insert(m.address).second) {
+    if (link.addresses.erase(m.address) == 0) return;
+  } else if (!link.addresses.insert(m.address).second) {
     return;  // a flags update (e.g. DAD finished)
   }
-  if (IsRnic(state.name))
-    out.push_back(MakeChange(
-        m.removed ? NetdevChange::Kind::kAddressRemoved : NetdevChange::Kind::kAddressAdded, m.at,
-        state, m.address));
+  if (IsRnic(link.fields.name))
+    out.push_back(
+        Change(m.removed ? NetdevChange::Kind::kAddressRemoved : NetdevChange::Kind::kAddressAdded,
+               m.at, link, m.address));
 }
 
 void NetdevTracker::ApplyRule(const RuleMessage& m, std::vector<NetdevChange>& out) {
@@ -164,45 +155,50 @@ void NetdevTracker::Resync(const NetlinkDump& dump, std::vector<NetdevChange>& o
   for (const RuleMessage& m : dump.rules) fresh.ApplyRule(m, ignored);
   for (const RouteMessage& m : dump.routes) fresh.ApplyRoute(m, ignored);
 
-  const std::map<std::string, NetdevState> before = RnicStates();
-  const std::map<std::string, NetdevState> after = fresh.RnicStates();
-  for (const auto& [name, old_state] : before) {
+  const std::map<std::string, const Link*> before = RnicLinks();
+  const std::map<std::string, const Link*> after = fresh.RnicLinks();
+  for (const auto& [name, old_link] : before) {
     auto now = after.find(name);
-    if (now == after.end() || now->second.ifindex != old_state.ifindex)
-      out.push_back(MakeChange(NetdevChange::Kind::kVanished, dump.at, old_state));
+    if (now == after.end() || now->second->fields.ifindex != old_link->fields.ifindex)
+      out.push_back(Change(NetdevChange::Kind::kVanished, dump.at, *old_link));
   }
-  for (const auto& [name, new_state] : after) {
+  for (const auto& [name, new_link] : after) {
     auto was = before.find(name);
-    if (was == before.end() || was->second.ifindex != new_state.ifindex) {
-      out.push_back(MakeChange(NetdevChange::Kind::kAppeared, dump.at, new_state));
+    if (was == before.end() || was->second->fields.ifindex != new_link->fields.ifindex) {
+      out.push_back(Change(NetdevChange::Kind::kAppeared, dump.at, *new_link));
       continue;
     }
     // The link change first, then the addresses lost or added meanwhile: a detector sees the
-    // carrier move before them. Both address lists are sorted, so one merge finds the difference.
-    if (!SameLinkFields(was->second, new_state))
-      out.push_back(MakeChange(NetdevChange::Kind::kLink, dump.at, new_state));
+    // carrier move before them. Both address sets are ordered, so one merge finds each difference.
+    const Link& old_link = *was->second;
+    if (old_link.fields != new_link->fields)
+      out.push_back(Change(NetdevChange::Kind::kLink, dump.at, *new_link));
     std::vector<IpAddress> removed, added;
-    std::set_difference(was->second.addresses.begin(), was->second.addresses.end(),
-                        new_state.addresses.begin(), new_state.addresses.end(),
+    std::set_difference(old_link.addresses.begin(), old_link.addresses.end(),
+                        new_link->addresses.begin(), new_link->addresses.end(),
                         std::back_inserter(removed));
-    std::set_difference(new_state.addresses.begin(), new_state.addresses.end(),
-                        was->second.addresses.begin(), was->second.addresses.end(),
+    std::set_difference(new_link->addresses.begin(), new_link->addresses.end(),
+                        old_link.addresses.begin(), old_link.addresses.end(),
                         std::back_inserter(added));
     for (IpAddress& a : removed)
-      out.push_back(
-          MakeChange(NetdevChange::Kind::kAddressRemoved, dump.at, new_state, std::move(a)));
+      out.push_back(Change(NetdevChange::Kind::kAddressRemoved, dump.at, *new_link, std::move(a)));
     for (IpAddress& a : added)
-      out.push_back(
-          MakeChange(NetdevChange::Kind::kAddressAdded, dump.at, new_state, std::move(a)));
+      out.push_back(Change(NetdevChange::Kind::kAddressAdded, dump.at, *new_link, std::move(a)));
   }
   if (fresh.rules_ != rules_ || fresh.routes_ != routes_) out.push_back(RoutingChange(dump.at));
   *this = std::move(fresh);
 }
 
+std::map<std::string, const NetdevTracker::Link*> NetdevTracker::RnicLinks() const {
+  std::map<std::string, const Link*> out;
+  for (const auto& [name, ifindex] : ifindex_by_name_)
+    if (IsRnic(name)) out.emplace(name, &links_.at(ifindex));
+  return out;
+}
+
 std::map<std::string, NetdevState> NetdevTracker::RnicStates() const {
   std::map<std::string, NetdevState> out;
-  for (const auto& [name, ifindex] : ifindex_by_name_)
-    if (IsRnic(name)) out.emplace(name, StateOf(links_.at(ifindex)));
+  for (const auto& [name, link] : RnicLinks()) out.emplace(name, StateOf(*link));
   return out;
 }
 

@@ -65,6 +65,12 @@ class NetdevTracker {
     std::set<IpAddress> addresses;
   };
   static NetdevState StateOf(const Link& link);
+  // A change to `link`: with its addresses for kAppeared, its fields alone otherwise
+  // (netlink/netdev_change.h).
+  static NetdevChange Change(NetdevChange::Kind kind, MonoTime at, const Link& link,
+                             IpAddress address = {});
+  // The RNIC links by name.
+  std::map<std::string, const Link*> RnicLinks() const;
 
   std::set<std::string> rnic_;
   std::unordered_map<int, Link> links_;  // by ifindex

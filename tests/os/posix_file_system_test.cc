@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <thread>
 
@@ -34,8 +35,10 @@ TEST(PosixFileSystemTest, ErrorsCarryTheErrno) {
   auto missing = kStopAtShortRead.ReadFile(dir.path() + "/missing");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
-  auto directory = kStopAtShortRead.ReadFile(dir.path());
+  EXPECT_EQ(missing.status().sys_errno(), ENOENT);
+  auto directory = kStopAtShortRead.ReadFile(dir.path());  // open succeeds, read fails
   ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(directory.status().sys_errno(), EISDIR);
   EXPECT_NE(directory.status().message().find(dir.path()), std::string::npos);
 }
 
