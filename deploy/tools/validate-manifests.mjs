@@ -1,23 +1,29 @@
 // Validates rendered manifests (`kubectl kustomize` output) offline:
 //   1. every object against its schema: kubernetes-models for the Kubernetes API,
-//      @kubernetes-models/prometheus-operator for PodMonitor and PrometheusRule;
+//      @kubernetes-models/prometheus-operator for PodMonitor, ServiceMonitor and PrometheusRule;
 //   2. the deployment policy of docs/deploy.md ("Security model"), which the schemas cannot state:
 //      Kubernetes' OpenAPI schemas accept unknown fields, so a misspelt `readOnlyRootFilesystem`
-//      would pass step 1 and only fail here.
+//      would pass step 1 and only fail here; and what each component promises once composed.
 //
 // usage: node validate-manifests.mjs POLICY RENDERED.yaml
-//   POLICY: base | verbs | kube-prometheus-stack | npd
+//   POLICY: `npd` (node-problem-detector's own kustomization with the rocewatch component), or
+//   `base` plus the components the render uses, joined by commas, e.g.
+//   base,verbs,kube-rbac-proxy,kube-prometheus-stack,node-problem-detector
 // Prints one line per problem and exits 1 if there is any; 0 and a summary line otherwise.
 
 import {readFileSync} from 'node:fs';
 import {parseAllDocuments} from 'yaml';
 
 const [policy, renderedPath] = process.argv.slice(2);
-const policies = ['base', 'verbs', 'kube-prometheus-stack', 'npd'];
-if (!policies.includes(policy) || !renderedPath) {
-  console.error(`usage: validate-manifests.mjs ${policies.join('|')} RENDERED.yaml`);
+const components = ['verbs', 'kube-rbac-proxy', 'kube-prometheus-stack', 'node-problem-detector'];
+const parts = (policy ?? '').split(',');
+const valid = policy === 'npd' ||
+    (parts[0] === 'base' && parts.slice(1).every((p) => components.includes(p)));
+if (!valid || !renderedPath) {
+  console.error(`usage: validate-manifests.mjs npd|base[,${components.join('|')}...] RENDERED.yaml`);
   process.exit(2);
 }
+const uses = (component) => parts.includes(component);
 
 const problems = [];
 const problem = (subject, message) => problems.push(`${subject}: ${message}`);
@@ -74,12 +80,22 @@ function argValue(args, flag) {
   return arg === undefined ? undefined : arg.slice(prefix.length);
 }
 
+// A rocewatch setting: the flag in args wins over its ROCEWATCH_* variable, as in the binary.
+function setting(container, flag, variable) {
+  const fromArgs = argValue(container.args, flag);
+  if (fromArgs !== undefined) return fromArgs;
+  return (container.env ?? []).find((e) => e.name === variable)?.value;
+}
+
 // The volume a container mounts at `mountPath`, with the mount itself.
 function mountAt(pod, container, mountPath) {
   const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === mountPath);
   const volume = mount && (pod.volumes ?? []).find((v) => v.name === mount.name);
   return {mount, volume};
 }
+
+const matches = (selector, labels) =>
+    Object.entries(selector ?? {}).every(([k, v]) => (labels ?? {})[k] === v);
 
 function checkUnprivileged(subject, container, allowedCapabilities) {
   const sc = container.securityContext ?? {};
@@ -92,7 +108,27 @@ function checkUnprivileged(subject, container, allowedCapabilities) {
   }
 }
 
-function checkRocewatchDaemonSet(objects, overlay) {
+// Kubernetes expands $(NAME) in an env value only from variables defined before it.
+function checkEnvReferences(subject, container) {
+  const defined = new Set();
+  for (const e of container.env ?? []) {
+    for (const [, name] of String(e.value ?? '').matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)) {
+      expect(defined.has(name), subject, `env ${e.name} uses $(${name}) before it is defined`);
+    }
+    defined.add(e.name);
+  }
+  for (const arg of container.args ?? []) {
+    for (const [, name] of arg.matchAll(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g)) {
+      expect(defined.has(name), subject, `argument ${arg} uses $(${name}), which is not defined`);
+    }
+  }
+}
+
+const hostIpFromDownwardApi = (container) =>
+    (container.env ?? []).find((e) => e.name === 'HOST_IP')?.valueFrom?.fieldRef?.fieldPath ===
+    'status.hostIP';
+
+function checkRocewatchDaemonSet(objects) {
   const ds = find(objects, 'DaemonSet', 'rocewatch');
   if (!ds) return problem('DaemonSet/rocewatch', 'missing');
   const subject = 'DaemonSet/rocewatch';
@@ -112,6 +148,16 @@ function checkRocewatchDaemonSet(objects, overlay) {
       subject,
       'must tolerate every taint (operator: Exists without key or effect)',
   );
+  // RDMA nodes only: every term of the required node affinity names a node label.
+  const terms =
+      pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ??
+      [];
+  expect(
+      terms.length > 0 &&
+          terms.every(
+              (t) => (t.matchExpressions ?? []).some(
+                  (m) => m.key && ['In', 'Exists'].includes(m.operator))),
+      subject, 'must keep to RDMA nodes (required node affinity on an RDMA node label)');
   expect(pod.securityContext?.runAsNonRoot === true, subject, 'pod runAsNonRoot must be true');
   expect(
       Number.isInteger(pod.securityContext?.runAsUser) && pod.securityContext.runAsUser > 0,
@@ -124,21 +170,41 @@ function checkRocewatchDaemonSet(objects, overlay) {
   if (!container) return problem(subject, 'no container named rocewatch');
   const cs = `${subject} container rocewatch`;
   checkUnprivileged(cs, container, []);
+  checkEnvReferences(cs, container);
   const args = container.args ?? [];
   expect(args[0] === 'run', cs, 'first argument must be `run`');
-  expect(argValue(args, '--host-root') === '/host', cs, '--host-root must be /host');
-  const listen = argValue(args, '--listen') ?? '';
+  // The environment, not an argument: `kubectl exec ... rocewatch diagnose` reads the host too.
   expect(
-      /^\$\(HOST_IP\):\d+$/.test(listen), cs,
-      `--listen must bind $(HOST_IP):PORT, not "${listen}"`);
-  const hostIp = (container.env ?? []).find((e) => e.name === 'HOST_IP');
+      (container.env ?? []).some((e) => e.name === 'ROCEWATCH_HOST_ROOT' && e.value === '/host'),
+      cs, 'ROCEWATCH_HOST_ROOT=/host must be in the environment (diagnose reads it too)');
   expect(
-      hostIp?.valueFrom?.fieldRef?.fieldPath === 'status.hostIP', cs,
-      'HOST_IP must come from status.hostIP');
+      argValue(args, '--host-root') === undefined, cs,
+      '--host-root as an argument would apply to `run` only: use ROCEWATCH_HOST_ROOT');
+  expect(hostIpFromDownwardApi(container), cs, 'HOST_IP must come from status.hostIP');
+  const listen = setting(container, '--listen', 'ROCEWATCH_LISTEN') ?? '';
   const port = Number(listen.split(':').pop());
-  expect(
-      (container.ports ?? []).some((p) => p.name === 'metrics' && p.containerPort === port), cs,
-      'port `metrics` must be the --listen port');
+  if (uses('kube-rbac-proxy')) {
+    expect(
+        /^127\.0\.0\.1:\d+$/.test(listen), cs,
+        `behind kube-rbac-proxy rocewatch must listen on loopback, not "${listen}"`);
+    expect(
+        (container.ports ?? []).every((p) => !p.hostPort), cs,
+        'behind kube-rbac-proxy rocewatch publishes no port');
+    for (const [name, probe] of [['liveness', container.livenessProbe],
+                                 ['readiness', container.readinessProbe]]) {
+      expect(
+          probe?.httpGet?.host === '127.0.0.1' && probe.httpGet.port === port, cs,
+          `the ${name} probe must reach the loopback listener 127.0.0.1:${port}`);
+    }
+    checkKubeRbacProxy(objects, pod, port);
+  } else {
+    expect(
+        /^\$\(HOST_IP\):\d+$/.test(listen), cs,
+        `--listen must bind $(HOST_IP):PORT, not "${listen}"`);
+    expect(
+        (container.ports ?? []).some((p) => p.name === 'metrics' && p.containerPort === port), cs,
+        'port `metrics` must be the --listen port');
+  }
   expect(
       container.livenessProbe?.httpGet?.path === '/healthz', cs,
       'liveness probe must GET /healthz');
@@ -149,16 +215,24 @@ function checkRocewatchDaemonSet(objects, overlay) {
       container.resources?.requests?.cpu && container.resources?.requests?.memory, cs,
       'needs cpu and memory requests');
   expect(container.resources?.limits?.memory, cs, 'needs a memory limit');
+  expect(
+      !mountAt(pod, container, '/var/run/secrets/kubernetes.io/serviceaccount').mount, cs,
+      'rocewatch itself must not get a service account token');
 
   const root = mountAt(pod, container, '/host');
   expect(root.volume?.hostPath?.path === '/', cs, 'the host root must be mounted at /host');
   expect(root.mount?.readOnly === true, cs, 'the host root must be mounted read-only');
-  const stateFile = argValue(args, '--state-file') ?? '';
+  const podResources = mountAt(pod, container, '/var/lib/kubelet/pod-resources');
+  expect(
+      podResources.volume?.hostPath?.path === '/var/lib/kubelet/pod-resources' &&
+          podResources.mount?.readOnly === true,
+      cs, 'the kubelet pod-resources directory must be mounted read-only');
+  const stateFile = setting(container, '--state-file', 'ROCEWATCH_STATE_FILE') ?? '';
   const stateDir = stateFile.slice(0, stateFile.lastIndexOf('/'));
   const state = mountAt(pod, container, stateDir);
   expect(
       state.volume?.hostPath?.path === '/var/lib/rocewatch', cs,
-      `--state-file (${stateFile}) must live on the hostPath /var/lib/rocewatch`);
+      `the state file (${stateFile}) must live on the hostPath /var/lib/rocewatch`);
   expect(state.mount && state.mount.readOnly !== true, cs, 'the state directory must be writable');
 
   const owner = (pod.initContainers ??
@@ -173,35 +247,142 @@ function checkRocewatchDaemonSet(objects, overlay) {
         'must give the state directory to the pod\'s runAsUser');
   }
 
-  const rdma = Object.entries(container.resources?.limits ?? {})
-                   .filter(([name]) => name.startsWith('rdma/'));
-  if (overlay === 'verbs') {
+  const gidSource = setting(container, '--gid-source', 'ROCEWATCH_GID_SOURCE');
+  const rdmaLimits = Object.entries(container.resources?.limits ?? {})
+                         .filter(([name]) => name.startsWith('rdma/'));
+  const rdmaRequests = Object.entries(container.resources?.requests ?? {})
+                           .filter(([name]) => name.startsWith('rdma/'));
+  if (uses('verbs')) {
+    expect(gidSource === 'verbs', cs, 'the verbs component must set the GID source to verbs');
     expect(
-        argValue(args, '--gid-source') === 'verbs', cs,
-        'the verbs overlay must pass --gid-source=verbs');
-    expect(
-        rdma.length === 1 && String(rdma[0][1]) === '1', cs,
-        'the verbs overlay must request one rdma/ device');
+        rdmaLimits.length === 1 && String(rdmaLimits[0][1]) === '1' &&
+            rdmaRequests.length === 1 && rdmaRequests[0][0] === rdmaLimits[0][0],
+        cs, 'the verbs component must request and limit one rdma/ device');
   } else {
-    expect(argValue(args, '--gid-source') === 'sysfs', cs, 'the base reads GIDs from sysfs');
-    expect(rdma.length === 0, cs, 'the base needs no RDMA device');
+    // sysfs reads GIDs with references the kernel may race (the observer effect): never forced.
+    expect(
+        gidSource === undefined || gidSource === 'auto', cs,
+        `the GID source must be left to auto, not "${gidSource}"`);
+    expect(rdmaLimits.length === 0, cs, 'without the verbs component no RDMA device is needed');
   }
 
-  const monitor = find(objects, 'PodMonitor', 'rocewatch');
-  if (!monitor) return problem('PodMonitor/rocewatch', 'missing');
-  const labels = ds.spec.template.metadata.labels ?? {};
-  expect(
-      Object.entries(monitor.spec.selector?.matchLabels ?? {}).every(([k, v]) => labels[k] === v),
-      'PodMonitor/rocewatch', 'selector does not match the DaemonSet\'s pods');
-  expect(
-      monitor.spec.podMetricsEndpoints?.some((e) => e.port === 'metrics'), 'PodMonitor/rocewatch',
-      'must scrape the port named metrics');
+  if (uses('kube-rbac-proxy')) {
+    expect(!find(objects, 'PodMonitor'), 'PodMonitor', 'would scrape around kube-rbac-proxy');
+  } else {
+    const monitor = find(objects, 'PodMonitor', 'rocewatch');
+    if (!monitor) return problem('PodMonitor/rocewatch', 'missing');
+    expect(
+        matches(monitor.spec.selector?.matchLabels, ds.spec.template.metadata.labels),
+        'PodMonitor/rocewatch', 'selector does not match the DaemonSet\'s pods');
+    expect(
+        monitor.spec.podMetricsEndpoints?.some((e) => e.port === 'metrics'),
+        'PodMonitor/rocewatch', 'must scrape the port named metrics');
+  }
 }
 
-function checkRocewatchObjects(objects, overlay) {
+// kube-rbac-proxy: TLS on the node's address, TokenReview + SubjectAccessReview, upstream on
+// loopback, a token for the proxy only, and a ServiceMonitor that scrapes it with a token.
+function checkKubeRbacProxy(objects, pod, upstreamPort) {
+  const subject = 'DaemonSet/rocewatch container kube-rbac-proxy';
+  const proxy = pod.containers.find((c) => c.name === 'kube-rbac-proxy');
+  if (!proxy) return problem(subject, 'missing');
+  checkUnprivileged(subject, proxy, []);
+  checkEnvReferences(subject, proxy);
+  expect(hostIpFromDownwardApi(proxy), subject, 'HOST_IP must come from status.hostIP');
+  const secure = argValue(proxy.args, '--secure-listen-address') ?? '';
+  expect(
+      /^\$\(HOST_IP\):\d+$/.test(secure), subject,
+      `--secure-listen-address must be $(HOST_IP):PORT, not "${secure}"`);
+  const port = Number(secure.split(':').pop());
+  const https = (proxy.ports ?? []).find((p) => p.name === 'https');
+  expect(
+      https?.containerPort === port && https?.hostPort === port, subject,
+      'port `https` must be the --secure-listen-address port, published on the host');
+  expect(
+      argValue(proxy.args, '--upstream') === `http://127.0.0.1:${upstreamPort}/`, subject,
+      `--upstream must be rocewatch's loopback listener http://127.0.0.1:${upstreamPort}/`);
+  const allowed = (argValue(proxy.args, '--allow-paths') ?? '').split(',');
+  expect(allowed.includes('/metrics'), subject, '--allow-paths must include /metrics');
+  expect(
+      !allowed.includes('/*') && !allowed.includes('*'), subject,
+      '--allow-paths must name paths, not everything');
+  const token = mountAt(pod, proxy, '/var/run/secrets/kubernetes.io/serviceaccount');
+  expect(
+      token.mount?.readOnly === true &&
+          token.volume?.projected?.sources?.some((s) => s.serviceAccountToken),
+      subject, 'needs a projected service account token (its TokenReview credentials)');
+
+  const binding = objects.find(
+      (o) => o.kind === 'ClusterRoleBinding' &&
+          (o.subjects ?? []).some(
+              (s) => s.kind === 'ServiceAccount' && s.name === pod.serviceAccountName));
+  const role = binding && find(objects, 'ClusterRole', binding.roleRef?.name);
+  const allows = (group, resource) => (role?.rules ?? []).some(
+      (r) => r.apiGroups?.includes(group) && r.resources?.includes(resource) &&
+          r.verbs?.includes('create'));
+  expect(
+      allows('authentication.k8s.io', 'tokenreviews') &&
+          allows('authorization.k8s.io', 'subjectaccessreviews'),
+      'ClusterRoleBinding', `service account ${pod.serviceAccountName} must be able to create ` +
+          'TokenReviews and SubjectAccessReviews');
+  const namespace = find(objects, 'Namespace')?.metadata?.name;
+  expect(
+      binding?.subjects?.every((s) => s.kind !== 'ServiceAccount' || s.namespace === namespace),
+      'ClusterRoleBinding', `must bind the service account of namespace ${namespace}`);
+
+  const podLabels = find(objects, 'DaemonSet', 'rocewatch').spec.template.metadata.labels;
+  const service = objects.find(
+      (o) => o.kind === 'Service' && matches(o.spec?.selector, podLabels) &&
+          o.spec.ports?.some((p) => p.targetPort === 'https' || p.targetPort === port));
+  if (!service) return problem('Service', 'no Service selects the pods\' https port');
+  const monitor = objects.find(
+      (o) => o.kind === 'ServiceMonitor' &&
+          matches(o.spec?.selector?.matchLabels, service.metadata.labels));
+  if (!monitor) return problem('ServiceMonitor', `none selects Service/${service.metadata.name}`);
+  const ms = `ServiceMonitor/${monitor.metadata.name}`;
+  const portName = service.spec.ports.find((p) => p.targetPort === 'https' || p.targetPort === port).name;
+  const endpoint = (monitor.spec.endpoints ?? []).find((e) => e.port === portName);
+  if (!endpoint) return problem(ms, `no endpoint scrapes port ${portName}`);
+  expect(endpoint.scheme === 'https', ms, 'must scrape over https');
+  expect(
+      endpoint.bearerTokenFile || endpoint.authorization?.credentials ||
+          endpoint.bearerTokenSecret?.name,
+      ms, 'must send a bearer token (kube-rbac-proxy refuses anonymous scrapes)');
+  expect(endpoint.path === '/metrics', ms, 'must scrape /metrics');
+}
+
+function checkKubePrometheusStack(objects) {
+  for (const o of objects.filter((o) => ['PodMonitor', 'ServiceMonitor', 'PrometheusRule'].includes(o.kind))) {
+    expect(
+        o.metadata?.labels?.release, `${o.kind}/${o.metadata?.name}`,
+        'needs the Helm release label (list kube-prometheus-stack after the component adding it)');
+  }
+  const dashboards = objects.filter(
+      (o) => o.kind === 'ConfigMap' && o.metadata?.labels?.grafana_dashboard === '1');
+  expect(dashboards.length === 1, 'ConfigMap', 'needs one ConfigMap labelled grafana_dashboard=1');
+  for (const cm of dashboards) {
+    for (const [file, text] of Object.entries(cm.data ?? {})) {
+      try {
+        const dashboard = JSON.parse(text);
+        expect(
+            dashboard.uid && Array.isArray(dashboard.panels) && dashboard.panels.length > 0,
+            `ConfigMap/${cm.metadata.name} ${file}`, 'is not a Grafana dashboard with panels');
+      } catch (error) {
+        problem(`ConfigMap/${cm.metadata.name} ${file}`, `not JSON: ${error.message}`);
+      }
+    }
+  }
+}
+
+const clusterScoped = ['Namespace', 'ClusterRole', 'ClusterRoleBinding'];
+// What the node-problem-detector component adds to NPD's own DaemonSet, in NPD's namespace.
+const npdObject = (o) => (o.kind === 'DaemonSet' && o.metadata?.name === 'node-problem-detector') ||
+    (o.kind === 'ConfigMap' && o.metadata?.name?.startsWith('rocewatch-npd-config'));
+
+function checkRocewatchObjects(objects) {
   const namespace = find(objects, 'Namespace');
   expect(namespace, 'Namespace', 'missing');
-  for (const o of objects.filter((o) => o.kind !== 'Namespace')) {
+  for (const o of objects.filter((o) => !clusterScoped.includes(o.kind) && !npdObject(o))) {
     expect(
         o.metadata?.namespace === namespace?.metadata?.name, `${o.kind}/${o.metadata?.name}`,
         'must live in the rocewatch namespace');
@@ -210,12 +391,9 @@ function checkRocewatchObjects(objects, overlay) {
       find(objects, 'ServiceAccount')?.automountServiceAccountToken === false, 'ServiceAccount',
       'automountServiceAccountToken must be false');
   expect(find(objects, 'PrometheusRule', 'rocewatch'), 'PrometheusRule/rocewatch', 'missing');
-  checkRocewatchDaemonSet(objects, overlay);
-  if (overlay === 'kube-prometheus-stack') {
-    for (const kind of ['PodMonitor', 'PrometheusRule']) {
-      expect(find(objects, kind)?.metadata?.labels?.release, kind, 'needs the Helm release label');
-    }
-  }
+  checkRocewatchDaemonSet(objects);
+  if (uses('kube-prometheus-stack')) checkKubePrometheusStack(objects);
+  if (uses('node-problem-detector')) checkNpdObjects(objects);
 }
 
 // Go's time.ParseDuration for the simple forms NPD configs use ("30s", "1m30s", "500ms").
@@ -294,7 +472,7 @@ for (const object of objects) await validateSchema(object);
 if (policy === 'npd')
   checkNpdObjects(objects);
 else
-  checkRocewatchObjects(objects, policy);
+  checkRocewatchObjects(objects);
 
 for (const line of problems) console.log(line);
 if (problems.length > 0) process.exit(1);

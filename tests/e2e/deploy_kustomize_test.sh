@@ -1,32 +1,91 @@
 #!/usr/bin/env bash
 # Every kustomization of deploy/ renders with `kubectl kustomize`, and every rendered object is
 # valid against the Kubernetes and prometheus-operator schemas and the deployment policy
-# (deploy/tools/validate-manifests.mjs): the base, each overlay, and the node-problem-detector
-# component applied to a stand-in of NPD's own DaemonSet.
+# (deploy/tools/validate-manifests.mjs): the base; the base with every combination of the verbs,
+# kube-rbac-proxy and kube-prometheus-stack components (they compose: each combination renders
+# and keeps every component's promises); the example overlay; the node-problem-detector component
+# on a stand-in of NPD's own DaemonSet, alone and rendered together with all the others. The
+# validator must also refuse a wrong component order and a base that forces the sysfs GID source.
 source "$(dirname "$0")/deploy_lib.sh"
 need_tool kubectl "kubectl with kustomize, from the machine image"
 need_node_tools
 
+validate() {  # POLICY RENDERED
+  node "$src/deploy/tools/validate-manifests.mjs" "$1" "$2"
+}
+
 render_and_validate() {  # POLICY KUSTOMIZATION_DIR
-  local out="$work/$1.yaml"
+  local out="$work/render-$(echo "$1" | tr , -).yaml"
   kubectl kustomize "$2" >"$out" || fail "kubectl kustomize $2 does not render"
-  node "$src/deploy/tools/validate-manifests.mjs" "$1" "$out" || fail "$2 rendered invalid objects"
+  validate "$1" "$out" || fail "$2 rendered invalid objects"
+}
+
+# A private copy of deploy/, so that the test's own kustomizations sit beside the components.
+mkdir -p "$work/deploy"
+cp -r "$src/deploy/kubernetes" "$src/deploy/grafana" "$src/deploy/npd" "$work/deploy/"
+cp "$src/tests/e2e/fixtures/npd/node-problem-detector.yaml" "$work/"
+
+compose() {  # NAME COMPONENT... : writes $work/deploy/kubernetes/compose/NAME/kustomization.yaml
+  local dir="$work/deploy/kubernetes/compose/$1" component
+  shift
+  mkdir -p "$dir"
+  {
+    echo "resources:"
+    echo "  - ../../base"
+    [ "${WITH_NPD:-}" = yes ] && echo "  - npd"
+    echo "components:"
+    for component in "$@"; do
+      if [ "$component" = node-problem-detector ]; then echo "  - ../../../npd"; else
+        echo "  - ../../components/$component"; fi
+    done
+  } >"$dir/kustomization.yaml"
+  if [ "${WITH_NPD:-}" = yes ]; then
+    mkdir -p "$dir/npd"
+    cp "$work/node-problem-detector.yaml" "$dir/npd/"
+    printf 'resources:\n  - node-problem-detector.yaml\n' >"$dir/npd/kustomization.yaml"
+  fi
+  echo "$dir"
 }
 
 render_and_validate base "$src/deploy/kubernetes/base"
-overlays=0
-for dir in "$src"/deploy/kubernetes/overlays/*/; do
-  render_and_validate "$(basename "$dir")" "$dir"
-  overlays=$((overlays + 1))
-done
-[ "$overlays" -ge 2 ] || fail "expected the verbs and kube-prometheus-stack overlays, found $overlays"
-render_and_validate npd "$src/tests/e2e/fixtures/npd"
 
-# The verbs overlay's patch pins the argument it replaces: a base whose arguments moved must make
-# the overlay fail to render instead of silently patching the wrong argument.
-cp -r "$src/deploy/kubernetes" "$work/moved"
-sed -i 's/- --gid-source=sysfs/- --gid-source=auto/' "$work/moved/base/daemonset.yaml"
-if kubectl kustomize "$work/moved/overlays/verbs" >/dev/null 2>&1; then
-  fail "the verbs overlay rendered although the base's --gid-source argument changed"
+# Every subset of the components, in the documented order.
+all=(verbs kube-rbac-proxy kube-prometheus-stack)
+combinations=0
+for mask in $(seq 1 $(((1 << ${#all[@]}) - 1))); do
+  chosen=()
+  for i in "${!all[@]}"; do
+    if (((mask >> i) & 1)); then chosen+=("${all[$i]}"); fi
+  done
+  policy="base,$(IFS=,; echo "${chosen[*]}")"
+  render_and_validate "$policy" "$(compose "c$mask" "${chosen[@]}")"
+  combinations=$((combinations + 1))
+done
+
+# The example overlay: the verbs resource and kube-rbac-proxy, among others.
+render_and_validate base,verbs,kube-rbac-proxy,kube-prometheus-stack "$src/deploy/kubernetes/overlays/example"
+grep -q 'rdma/rdma_shared_device_a' "$work/render-base-verbs-kube-rbac-proxy-kube-prometheus-stack.yaml" ||
+  fail "the example overlay has no RDMA device resource"
+grep -q 'image: quay.io/brancz/kube-rbac-proxy:' "$work/render-base-verbs-kube-rbac-proxy-kube-prometheus-stack.yaml" ||
+  fail "the example overlay has no kube-rbac-proxy container"
+
+# NPD's own kustomization with the component, and everything in one kustomization.
+render_and_validate npd "$src/tests/e2e/fixtures/npd"
+render_and_validate base,verbs,kube-rbac-proxy,kube-prometheus-stack,node-problem-detector \
+  "$(WITH_NPD=yes compose everything verbs kube-rbac-proxy kube-prometheus-stack node-problem-detector)"
+
+# The validator refuses what the components must not do.
+kubectl kustomize "$(compose reversed kube-prometheus-stack kube-rbac-proxy)" >"$work/reversed.yaml"
+if validate base,kube-rbac-proxy,kube-prometheus-stack "$work/reversed.yaml" >"$work/out"; then
+  fail "a ServiceMonitor without the release label (components in the wrong order) passed"
 fi
-echo "PASS: base, $overlays overlays and the NPD component render and validate"
+grep -q "ServiceMonitor/rocewatch: needs the Helm release label" "$work/out" ||
+  fail "the wrong order was refused for another reason: $(cat "$work/out")"
+sed -i 's|^            - name: ROCEWATCH_LOG_FORMAT$|            - name: ROCEWATCH_GID_SOURCE\n              value: sysfs\n&|' \
+  "$work/deploy/kubernetes/base/daemonset.yaml"
+kubectl kustomize "$work/deploy/kubernetes/base" >"$work/sysfs.yaml"
+grep -q 'value: sysfs' "$work/sysfs.yaml" || fail "the test could not force sysfs in its copy of the base"
+if validate base "$work/sysfs.yaml" >"$work/out"; then
+  fail "a base forcing the sysfs GID source passed"
+fi
+echo "PASS: base, $combinations component combinations, the example overlay and NPD render and validate"

@@ -4,6 +4,6 @@
 source "$(dirname "$0")/deploy_lib.sh"
 need_tool yamllint "Debian package yamllint"
 cd "$src"
-yamllint --strict -c deploy/yamllint.yaml deploy/kubernetes deploy/npd tests/e2e/fixtures/npd ||
+yamllint --strict -c deploy/yamllint.yaml deploy/kubernetes deploy/npd deploy/grafana tests/e2e/fixtures/npd ||
   fail "yamllint found problems"
 echo "PASS: yamllint"
