@@ -238,8 +238,9 @@ class Node:
         return os.path.join(self.ib(), f"mlx5_{rail}", "ports", "1")
 
     # GID slots are rewritten the way the kernel changes them: a slot becomes valid when its
-    # attributes exist and then its gids/<i> file shows the value (written last, renamed into
-    # place); it becomes empty when gids/<i> shows the zero GID (first) and its attributes fail to
+    # attributes exist and then its gids/<i> file shows the value (written last, in place: the
+    # daemon keeps sysfs descriptors open, and a kernel attribute is the same file before and
+    # after); it becomes empty when gids/<i> shows the zero GID (first) and its attributes fail to
     # read (a directory in the fixture, EISDIR; EINVAL in the kernel).
     def read_slot(self, rail, index):
         d = self.gid_dir(rail)
@@ -253,12 +254,16 @@ class Node:
 
     @staticmethod
     def _replace(path, content):
-        tmp = path + ".new"
-        with open(tmp, "w") as f:
-            f.write(content)
+        # One pwrite at offset 0, then cut to length: a reader sees the old or the new value.
         if os.path.isdir(path):
             os.rmdir(path)
-        os.rename(tmp, path)
+        data = content.encode()
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            os.pwrite(fd, data, 0)
+            os.ftruncate(fd, len(data))
+        finally:
+            os.close(fd)
 
     def fill_slot(self, rail, index, entry):
         d = self.gid_dir(rail)

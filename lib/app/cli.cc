@@ -99,6 +99,17 @@ int RunCli(int argc, char** argv) {
                   "Through sysfs, GID tables are read after events and at least this often")
       ->envname("ROCEWATCH_GID_BACKSTOP")
       ->capture_default_str();
+  std::string slow_counter_interval = "10s", listing_backstop = "30s";
+  run->add_option("--slow-counter-interval", slow_counter_interval,
+                  "Port attributes and error/congestion counters are read this often and after "
+                  "events (the byte counters every --interval)")
+      ->envname("ROCEWATCH_SLOW_COUNTER_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--listing-backstop", listing_backstop,
+                  "sysfs directories (devices, ports, counters) are listed after device events "
+                  "and at least this often")
+      ->envname("ROCEWATCH_LISTING_BACKSTOP")
+      ->capture_default_str();
   run->add_option("--settle", settle,
                   "Delay between a link/address/verbs event and the snapshot it triggers")
       ->envname("ROCEWATCH_SETTLE")
@@ -197,6 +208,12 @@ int RunCli(int argc, char** argv) {
   StatusOr<Duration> backstop = PositiveDuration("--gid-backstop", gid_backstop);
   if (!backstop.ok()) return fail(backstop.status());
   options.gid_backstop = *backstop;
+  StatusOr<Duration> slow = PositiveDuration("--slow-counter-interval", slow_counter_interval);
+  if (!slow.ok()) return fail(slow.status());
+  options.slow_counter_interval = *slow;
+  StatusOr<Duration> relist = PositiveDuration("--listing-backstop", listing_backstop);
+  if (!relist.ok()) return fail(relist.status());
+  options.listing_backstop = *relist;
   options.state_file = state_file;
   options.expected_gid_index = expected_gid_index;
   options.netlink_receive_buffer = netlink_receive_buffer;

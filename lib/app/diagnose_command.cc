@@ -12,7 +12,6 @@
 #include "diagnose/gid_table_checks.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
-#include "sysfs/sysfs_inventory.h"
 #include "traffic/traffic_component.h"
 
 namespace rocewatch {
@@ -47,8 +46,10 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     err << "rocewatch diagnose: " << gids.status().message() << "\n";
     return 3;
   }
-  SysfsInventory inventory(fs, paths.sysfs_root);
-  InventorySnapshotSource source(inventory, gids->source(), clock);
+  // One-shot reads: nothing is kept open, everything is read on every snapshot.
+  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), /*max_open=*/0);
+  InventorySnapshotSource source(poller, gids->source(), clock, GidReadPolicy{},
+                                 kReadEverythingEverySnapshot);
 
   DiagnoseReport report;
   report.gid_source = gids->source().name();

@@ -6,13 +6,13 @@
 namespace rocewatch {
 
 StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, const FileSystem& fs,
-                                        const HostPaths& paths) {
+                                        const HostPaths& paths, size_t sysfs_max_open) {
   OpenedGidSource opened;
   opened.verbs_api = std::make_unique<LibibverbsApi>();
   StatusOr<GidSourceSelection> selection =
-      MakeGidTableSource(choice, *opened.verbs_api, [&fs, &paths] {
+      MakeGidTableSource(choice, *opened.verbs_api, [&fs, &paths, sysfs_max_open] {
         return std::unique_ptr<GidTableSource>(
-            std::make_unique<SysfsGidTableSource>(fs, paths.sysfs_root));
+            std::make_unique<SysfsGidTableSource>(fs, paths.sysfs_root, sysfs_max_open));
       });
   if (!selection.ok()) return selection.status();
   opened.selection = std::move(selection).value();

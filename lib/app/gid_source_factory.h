@@ -2,6 +2,7 @@
 // --gid-source auto|verbs|sysfs: where GID tables are read from (gid/gid_source_selection.h has
 // the decision: auto = verbs if at least one RDMA device opens through libibverbs, else sysfs).
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -27,8 +28,9 @@ struct OpenedGidSource {
 };
 
 // REQUIRES: fs outlives the returned source. Errors: --gid-source verbs on a host where no
-// device opens (Unavailable, with the reason and what to do).
+// device opens (Unavailable, with the reason and what to do). sysfs_max_open: descriptors the
+// sysfs source may keep open (0: none, everything listed and opened on every read).
 StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, const FileSystem& fs,
-                                        const HostPaths& paths);
+                                        const HostPaths& paths, size_t sysfs_max_open = 0);
 
 }  // namespace rocewatch

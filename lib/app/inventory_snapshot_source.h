@@ -1,6 +1,18 @@
 #pragma once
 // The production SnapshotSource: the sysfs inventory (ports, netdevs, counters) with GID tables
-// from a GidTableSource (verbs or sysfs), stamped with the clock.
+// from a GidTableSource (verbs or sysfs), read by a SysfsPoller and stamped with the clock.
+//
+// What each snapshot reads (SysfsCadence):
+//   - every snapshot: the byte counters (counters/port_xmit_data, port_rcv_data), all the 1 s
+//     detectors need (the traffic detector's rates);
+//   - every `slow` and on every snapshot that answers an event: the port attributes (state,
+//     phys_state, rate) and every other counters/ and hw_counters/ file (error and congestion
+//     counters: the traffic detector quotes them over a 30 s window; on mlx5 each counters/ read
+//     is a firmware command, docs/benchmarks.md);
+//   - every `relist` and on every snapshot that answers an event: the directory listings
+//     (devices, ports, counter names, GID slots), so a device that appears is seen at the next
+//     event (its netdev's link event) or within `relist`.
+// A zero duration means every snapshot.
 //
 // GID tables through sysfs are expensive and not innocent: 255 files per port, and every read takes
 // a reference on the kernel's GID entry (docs/design.md, "Observer effect"). GID entries change
@@ -13,13 +25,10 @@
 // and the last tables read are carried forward in between. Through verbs (a copy under the kernel's
 // lock, no references taken) they are read on every snapshot.
 
-#include <map>
-#include <utility>
-
 #include "app/snapshot_source.h"
 #include "core/clock.h"
 #include "gid/gid_table_source.h"
-#include "sysfs/sysfs_inventory.h"
+#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 
@@ -28,12 +37,21 @@ struct GidReadPolicy {
   Duration hot_window = std::chrono::seconds(10);
 };
 
+struct SysfsCadence {
+  Duration slow = std::chrono::seconds(10);
+  Duration relist = std::chrono::seconds(30);
+};
+
+// Everything on every snapshot: what `rocewatch diagnose` and tests that rewrite trees want.
+inline constexpr SysfsCadence kReadEverythingEverySnapshot{Duration::zero(), Duration::zero()};
+
 class InventorySnapshotSource final : public SnapshotSource {
  public:
-  // REQUIRES: inventory, gids and clock outlive this object.
-  InventorySnapshotSource(const SysfsInventory& inventory, GidTableSource& gids, const Clock& clock,
-                          GidReadPolicy policy = {})
-      : inventory_(inventory), gids_(gids), clock_(clock), policy_(policy) {}
+  // REQUIRES: the poller was built with `gids` as its GidTableSource; poller, gids and clock
+  // outlive this object.
+  InventorySnapshotSource(SysfsPoller& poller, GidTableSource& gids, const Clock& clock,
+                          GidReadPolicy policy = {}, SysfsCadence cadence = {})
+      : poller_(poller), gids_(gids), clock_(clock), policy_(policy), cadence_(cadence) {}
 
   StatusOr<NodeSnapshot> Take() override;
   void ExpectChange() override { expect_change_ = true; }
@@ -45,17 +63,18 @@ class InventorySnapshotSource final : public SnapshotSource {
 
  private:
   bool MustReadGids(MonoTime now) const;
-  bool HasPortWithoutTable(const NodeSnapshot& snapshot) const;
 
-  const SysfsInventory& inventory_;
+  SysfsPoller& poller_;
   GidTableSource& gids_;
   const Clock& clock_;
   const GidReadPolicy policy_;
+  const SysfsCadence cadence_;
   bool expect_change_ = false;
   bool have_tables_ = false;
   MonoTime hot_until_{};
   MonoTime last_gid_read_{};
-  std::map<std::pair<std::string, uint32_t>, std::vector<GidEntry>> tables_;  // (device, port)
+  MonoTime last_slow_read_{};
+  MonoTime last_listing_{};
   uint64_t gid_reads_ = 0;
   uint64_t gid_carries_ = 0;
 };

@@ -28,6 +28,11 @@ struct RunOptions {
   // Through sysfs, GID tables are read after events and at least this often (see
   // app/inventory_snapshot_source.h); through verbs, on every poll.
   Duration gid_backstop = std::chrono::seconds(30);
+  // Port attributes and every counter but the byte counters are read this often and after events;
+  // directory listings after events and at least every listing_backstop (see
+  // app/inventory_snapshot_source.h).
+  Duration slow_counter_interval = std::chrono::seconds(10);
+  Duration listing_backstop = std::chrono::seconds(30);
   std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
   // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier

@@ -13,7 +13,9 @@
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/metrics_server.h"
-#include "sysfs/sysfs_inventory.h"
+#include "os/attribute_reader.h"
+#include "os/open_file_limit.h"
+#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 namespace {
@@ -59,16 +61,25 @@ int RunDaemon(const RunOptions& options) {
   EventLoop loop(clock);
   const HostPaths& paths = options.common.paths;
 
-  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths);
+  // One descriptor kept open per polled sysfs attribute (os/attribute_reader.h): the counters
+  // and port attributes first, the rest for the sysfs GID slots.
+  StatusOr<uint64_t> open_file_limit = RaiseOpenFileLimit();
+  const size_t descriptor_budget =
+      KeptDescriptorBudget(open_file_limit.ok() ? *open_file_limit : 1024);
+  const size_t gid_budget = descriptor_budget / 2;
+  spdlog::info("open-file limit {}: up to {} sysfs descriptors kept open",
+               open_file_limit.ok() ? *open_file_limit : 0, descriptor_budget);
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths, gid_budget);
   if (!gids.ok()) {
     spdlog::error("{}", gids.status().message());
     return 1;
   }
   if (!gids->fallback_reason().empty())
     spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids->fallback_reason());
-  SysfsInventory inventory(fs, paths.sysfs_root);
-  InventorySnapshotSource source(inventory, gids->source(), clock,
-                                 GidReadPolicy{options.gid_backstop, std::chrono::seconds(10)});
+  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), descriptor_budget - gid_budget);
+  InventorySnapshotSource source(
+      poller, gids->source(), clock, GidReadPolicy{options.gid_backstop, std::chrono::seconds(10)},
+      SysfsCadence{options.slow_counter_interval, options.listing_backstop});
   Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
   for (auto& component : BuildComponents({options, fs, gids->verbs_devices()}))
     monitor.AddComponent(std::move(component));

@@ -25,6 +25,9 @@ class GidTableSource {
   // The valid GID entries of every port of `device`. Errors: NotFound if the device is gone,
   // Unavailable if the source cannot serve it at all.
   virtual StatusOr<GidTableRead> ReadDevice(const std::string& device) = 0;
+  // The devices may have changed (a device event; the sysfs layout was listed again): a source
+  // that keeps per-device state (listed slots, open descriptors) drops it. Default: nothing.
+  virtual void ForgetLayout() {}
 };
 
 }  // namespace rocewatch

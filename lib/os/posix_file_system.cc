@@ -10,6 +10,65 @@
 #include "os/file_system.h"
 
 namespace rocewatch {
+namespace {
+
+// Reads the file a FileSystem names, through ReadFile, on every ReadInto.
+class PathReadingFile final : public OpenFile {
+ public:
+  PathReadingFile(const FileSystem& fs, std::string path) : fs_(fs), path_(std::move(path)) {}
+  Status ReadInto(std::string* content, size_t max_bytes) override {
+    StatusOr<std::string> read = fs_.ReadFile(path_, max_bytes);
+    if (!read.ok()) return read.status();
+    *content = std::move(*read);
+    return Status::Ok();
+  }
+
+ private:
+  const FileSystem& fs_;
+  std::string path_;
+};
+
+class DescriptorFile final : public OpenFile {
+ public:
+  DescriptorFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  ~DescriptorFile() override { ::close(fd_); }
+  DescriptorFile(const DescriptorFile&) = delete;
+  DescriptorFile& operator=(const DescriptorFile&) = delete;
+
+  Status ReadInto(std::string* content, size_t max_bytes) override {
+    // A sysfs attribute fits a page and is served whole by the first read at offset 0; a longer
+    // regular file takes further reads from where the last one ended.
+    char buffer[4096];
+    content->clear();
+    while (content->size() < max_bytes) {
+      const size_t want = std::min(sizeof(buffer), max_bytes - content->size());
+      ssize_t n = ::pread(fd_, buffer, want, static_cast<off_t>(content->size()));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return Status::FromErrno(errno, path_);
+      }
+      content->append(buffer, static_cast<size_t>(n));
+      if (static_cast<size_t>(n) < want) break;
+    }
+    return Status::Ok();
+  }
+
+ private:
+  int fd_;
+  std::string path_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<OpenFile>> FileSystem::Open(const std::string& path) const {
+  return std::unique_ptr<OpenFile>(std::make_unique<PathReadingFile>(*this, path));
+}
+
+StatusOr<std::unique_ptr<OpenFile>> PosixFileSystem::Open(const std::string& path) const {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::FromErrno(errno, path);
+  return std::unique_ptr<OpenFile>(std::make_unique<DescriptorFile>(fd, path));
+}
 
 StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t max_bytes) const {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -7,59 +7,67 @@
 #include "sysfs/sysfs_parsers.h"
 
 namespace rocewatch {
-namespace {
 
-std::optional<uint32_t> ParseIndexName(const std::string& name) {
-  uint32_t value = 0;
-  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), value);
-  if (name.empty() || ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
-  return value;
-}
+SysfsGidTableSource::SysfsGidTableSource(const FileSystem& fs, std::string sysfs_root,
+                                         size_t max_open)
+    : fs_(fs),
+      sysfs_root_(std::move(sysfs_root)),
+      keep_layouts_(max_open > 0),
+      reader_(fs, max_open) {}
 
-}  // namespace
-
-SysfsGidTableSource::SysfsGidTableSource(const FileSystem& fs, std::string sysfs_root)
-    : fs_(fs), sysfs_root_(std::move(sysfs_root)) {}
-
-StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device) {
+StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::string& device) {
   const std::string ports_dir = JoinPath(sysfs_root_, "class/infiniband/" + device + "/ports");
   auto ports = fs_.ListDir(ports_dir);
   if (!ports.ok()) return ports.status();
-
-  GidTableRead read;
+  DeviceSlots layout;
   for (const std::string& port_name : *ports) {
-    std::optional<uint32_t> port = ParseIndexName(port_name);
+    std::optional<uint32_t> port = ParseEntryNumber(port_name);
     if (!port) continue;
-    const std::string port_dir = JoinPath(ports_dir, port_name);
-    auto link_layer = fs_.ReadFile(JoinPath(port_dir, "link_layer"));
-    const bool infiniband = link_layer.ok() && ParsePlainText(*link_layer) == "InfiniBand";
-
-    auto slots = fs_.ListDir(JoinPath(port_dir, "gids"));
-    if (!slots.ok()) {
-      ++read.failed_reads;
+    PortSlots slots;
+    slots.port = *port;
+    slots.dir = JoinPath(ports_dir, port_name);
+    auto link_layer = fs_.ReadFile(JoinPath(slots.dir, "link_layer"));
+    slots.infiniband = link_layer.ok() && ParsePlainText(*link_layer) == "InfiniBand";
+    auto names = fs_.ListDir(JoinPath(slots.dir, "gids"));
+    if (!names.ok()) {
+      ++layout.failed_listings;
       continue;
     }
-    for (const std::string& slot_name : *slots) {
-      std::optional<uint32_t> index = ParseIndexName(slot_name);
+    for (std::string& name : *names) {
+      std::optional<uint32_t> index = ParseEntryNumber(name);
       if (!index) continue;
-      auto raw_gid = fs_.ReadFile(JoinPath(port_dir, "gids/" + slot_name));
-      StatusOr<std::string> gid = raw_gid.ok() ? ParseGid(*raw_gid) : raw_gid.status();
+      KeptAttribute gid(JoinPath(slots.dir, "gids/" + name));
+      slots.slots.push_back({*index, std::move(name), std::move(gid)});
+    }
+    layout.ports.push_back(std::move(slots));
+  }
+  return layout;
+}
+
+bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
+  read.failed_reads += layout.failed_listings;
+  bool complete = true;
+  for (PortSlots& port : layout.ports) {
+    for (Slot& slot : port.slots) {
+      Status status = reader_.Read(slot.gid, &text_);
+      if (!status.ok() && status.code() == StatusCode::kNotFound) complete = false;
+      StatusOr<std::string> gid = status.ok() ? ParseGid(text_) : status;
       if (!gid.ok()) {
         ++read.failed_reads;
         continue;
       }
       if (IsZeroGid(*gid)) continue;  // not an entry: its attributes are not touched
 
-      auto type_text = fs_.ReadFile(JoinPath(port_dir, "gid_attrs/types/" + slot_name));
+      auto type_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/types/" + slot.name));
       if (!type_text.ok()) {
         ++read.failed_reads;
         continue;
       }
-      GidEntry entry{*port, *index, std::move(*gid), ParseGidType(*type_text), ""};
-      if (infiniband) {
+      GidEntry entry{port.port, slot.index, std::move(*gid), ParseGidType(*type_text), ""};
+      if (port.infiniband) {
         if (entry.type == GidType::kRoceV1) entry.type = GidType::kIb;
       } else {
-        auto ndev_text = fs_.ReadFile(JoinPath(port_dir, "gid_attrs/ndevs/" + slot_name));
+        auto ndev_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/ndevs/" + slot.name));
         StatusOr<std::string> ndev =
             ndev_text.ok() ? ParseNetdevName(*ndev_text) : ndev_text.status();
         if (!ndev.ok()) {
@@ -71,10 +79,30 @@ StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device
       read.entries.push_back(std::move(entry));
     }
   }
-  std::sort(read.entries.begin(), read.entries.end(), [](const GidEntry& a, const GidEntry& b) {
-    return a.port != b.port ? a.port < b.port : a.index < b.index;
-  });
-  return read;
+  return complete;
+}
+
+StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device) {
+  auto kept = layouts_.find(device);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (kept == layouts_.end()) {
+      StatusOr<DeviceSlots> listed = List(device);
+      if (!listed.ok()) return listed.status();
+      kept = layouts_.insert_or_assign(device, std::move(*listed)).first;
+    }
+    GidTableRead read;
+    const bool complete = ReadSlots(kept->second, read);
+    if (complete || attempt == 1) {
+      if (!keep_layouts_) layouts_.erase(kept);
+      std::sort(read.entries.begin(), read.entries.end(), [](const GidEntry& a, const GidEntry& b) {
+        return a.port != b.port ? a.port < b.port : a.index < b.index;
+      });
+      return read;
+    }
+    layouts_.erase(kept);  // a slot file is gone: list the device again
+    kept = layouts_.end();
+  }
+  return GidTableRead{};  // not reached
 }
 
 }  // namespace rocewatch

@@ -22,6 +22,8 @@
 // <root>/class/infiniband is a kernel without RDMA: OK with zero devices.
 //
 // taken_at is not set (no clock in lib/ readers): the caller stamps it.
+// Each Read lists and reads everything afresh (a one-shot SysfsPoller, sysfs/sysfs_poller.h, which
+// the daemon keeps instead to read far less per poll).
 // Threading: Read is const and keeps no state; `fs` must outlive this object.
 
 #include <string>

@@ -130,4 +130,18 @@ StatusOr<std::string> ParseNetdevName(std::string_view text) {
 
 std::string ParsePlainText(std::string_view text) { return std::string(Trim(text)); }
 
+std::optional<uint32_t> ParseEntryNumber(std::string_view name) {
+  uint32_t value = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), value);
+  if (name.empty() || ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  return value;
+}
+
+std::string PortStateName(std::string_view text) {
+  auto state = ParsePortState(text);
+  return state.ok() ? state->name : ParsePlainText(text);
+}
+
+bool IsHwCounterSetting(std::string_view name) { return name == "lifespan"; }
+
 }  // namespace rocewatch

@@ -5,6 +5,7 @@
 // newline (as the kernel prints) and surrounding blanks are accepted.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,5 +44,14 @@ StatusOr<std::string> ParseNetdevName(std::string_view text);
 // Plain attributes (fw_ver, hca_type, node_guid, rate, link_layer, operstate, address): the text
 // with surrounding blanks and newlines removed. Never fails; control bytes are kept as read.
 std::string ParsePlainText(std::string_view text);
+
+// A directory entry that is a decimal number (a port "1", a GID slot "3"), or nullopt.
+std::optional<uint32_t> ParseEntryNumber(std::string_view name);
+
+// A port state as its name ("4: ACTIVE" -> "ACTIVE"); text of an unknown format passes through.
+std::string PortStateName(std::string_view text);
+
+// hw_counters/ files that are settings, not counters (lifespan: the driver's cache time in ms).
+bool IsHwCounterSetting(std::string_view name);
 
 }  // namespace rocewatch

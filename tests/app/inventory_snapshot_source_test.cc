@@ -5,12 +5,15 @@
 #include "support/fake_clock.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
+#include "support/write_in_place.h"
 #include "sysfs/sysfs_gid_table_source.h"
 
 namespace rocewatch {
 namespace {
 
 using std::chrono::seconds;
+
+constexpr size_t kBudget = 4096;  // kept descriptors
 
 // A GidTableSource that counts reads and can pretend to be verbs.
 class CountingGidSource final : public GidTableSource {
@@ -52,10 +55,10 @@ class InventorySnapshotSourceTest : public ::testing::Test {
 };
 
 TEST_F(InventorySnapshotSourceTest, SysfsGidTablesAreReadAfterEventsAndOnTheBackstopOnly) {
-  SysfsInventory inventory(fs_, sysfs_);
   SysfsGidTableSource sysfs(fs_, sysfs_);
   CountingGidSource gids(sysfs, "sysfs");
-  InventorySnapshotSource source(inventory, gids, clock_, {seconds(30), seconds(10)});
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_, {seconds(30), seconds(10)});
 
   ASSERT_TRUE(source.Take().ok());  // first snapshot: read
   EXPECT_EQ(gids.reads, 2);
@@ -84,9 +87,9 @@ TEST_F(InventorySnapshotSourceTest, SysfsGidTablesAreReadAfterEventsAndOnTheBack
 }
 
 TEST_F(InventorySnapshotSourceTest, TheBackstopAloneFindsAMoveNoEventAnnounced) {
-  SysfsInventory inventory(fs_, sysfs_);
   SysfsGidTableSource gids(fs_, sysfs_);
-  InventorySnapshotSource source(inventory, gids, clock_, {seconds(30), seconds(10)});
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_, {seconds(30), seconds(10)});
   ASSERT_TRUE(source.Take().ok());
   MoveRailZeroGids();
   clock_.Advance(seconds(29));
@@ -95,24 +98,76 @@ TEST_F(InventorySnapshotSourceTest, TheBackstopAloneFindsAMoveNoEventAnnounced) 
   EXPECT_EQ(IndexOfFirstIpGid(*source.Take()), 4u);
 }
 
-TEST_F(InventorySnapshotSourceTest, ANewDeviceIsReadAtOnce) {
-  SysfsInventory inventory(fs_, sysfs_);
+TEST_F(InventorySnapshotSourceTest, ANewDeviceIsListedAtTheNextEventOrOnTheListingBackstop) {
   SysfsGidTableSource sysfs(fs_, sysfs_);
   CountingGidSource gids(sysfs, "sysfs");
-  InventorySnapshotSource source(inventory, gids, clock_, {seconds(30), seconds(10)});
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_, {seconds(30), seconds(10)},
+                                 {seconds(10), seconds(30)});
   ASSERT_TRUE(source.Take().ok());
+  const uint64_t listings = poller.listings();
   ASSERT_TRUE(WriteSysfsFixture(sysfs_, RailNode(3, 16)).ok());
+  clock_.Advance(seconds(1));
+  EXPECT_EQ(source.Take()->devices.size(), 2u);  // no event: nothing is listed
+  EXPECT_EQ(poller.listings(), listings);
+
+  source.ExpectChange();  // the new device's netdev appears
   clock_.Advance(seconds(1));
   auto snapshot = source.Take();
   ASSERT_EQ(snapshot->devices.size(), 3u);
   EXPECT_EQ(snapshot->devices[2].ports[0].gids.size(), 4u);
+
+  ASSERT_TRUE(WriteSysfsFixture(sysfs_, RailNode(4, 16)).ok());
+  clock_.Advance(seconds(29));
+  EXPECT_EQ(source.Take()->devices.size(), 3u);
+  clock_.Advance(seconds(1));
+  snapshot = source.Take();  // the listing backstop, no event
+  ASSERT_EQ(snapshot->devices.size(), 4u);
+  EXPECT_EQ(snapshot->devices[3].ports[0].gids.size(), 4u);  // a port without a table: read
+}
+
+// Rewrites one counter of rail 0 in place (as the kernel's value changes behind the same file).
+void SetCounter(const std::string& sysfs, const std::string& dir, const std::string& name,
+                uint64_t value) {
+  ASSERT_TRUE(WriteFileInPlace(sysfs + "/class/infiniband/mlx5_0/ports/1/" + dir + "/" + name,
+                               std::to_string(value) + "\n")
+                  .ok());
+}
+
+TEST_F(InventorySnapshotSourceTest, ByteCountersEverySnapshotTheRestEverySlowIntervalOrEvent) {
+  SysfsGidTableSource gids(fs_, sysfs_);
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_, {seconds(30), seconds(10)},
+                                 {seconds(10), seconds(30)});
+  ASSERT_TRUE(source.Take().ok());
+  auto counters = [](const NodeSnapshot& s) { return s.devices.at(0).ports.at(0).counters; };
+
+  SetCounter(sysfs_, "counters", "port_xmit_data", 1000);
+  SetCounter(sysfs_, "counters", "symbol_error", 7);
+  SetCounter(sysfs_, "hw_counters", "out_of_sequence", 9);
+  clock_.Advance(seconds(1));
+  PortCounters fast = counters(*source.Take());
+  EXPECT_EQ(fast.transmit_bytes, 4000u);            // fresh through the kept descriptor
+  EXPECT_NE(fast.counters.at("symbol_error"), 7u);  // carried forward
+  EXPECT_NE(fast.hw_counters.at("out_of_sequence"), 9u);
+
+  clock_.Advance(seconds(9));
+  PortCounters slow = counters(*source.Take());
+  EXPECT_EQ(slow.counters.at("symbol_error"), 7u);
+  EXPECT_EQ(slow.hw_counters.at("out_of_sequence"), 9u);
+
+  SetCounter(sysfs_, "counters", "symbol_error", 8);
+  source.ExpectChange();
+  clock_.Advance(seconds(1));
+  EXPECT_EQ(counters(*source.Take()).counters.at("symbol_error"), 8u);  // an event reads it all
+  EXPECT_GT(poller.reader().open_count(), 100u);
 }
 
 TEST_F(InventorySnapshotSourceTest, VerbsTablesAreReadOnEverySnapshot) {
-  SysfsInventory inventory(fs_, sysfs_);
   SysfsGidTableSource sysfs(fs_, sysfs_);
   CountingGidSource gids(sysfs, "verbs");
-  InventorySnapshotSource source(inventory, gids, clock_, {seconds(30), seconds(10)});
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_, {seconds(30), seconds(10)});
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(source.Take().ok());
     clock_.Advance(seconds(1));

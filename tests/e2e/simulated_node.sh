@@ -54,8 +54,10 @@ sim_node_start_daemon() {
   e2e_wait_until 30 "rocewatch /healthz" e2e_http_ok "http://$NODE_TARGET/healthz"
 }
 
-# Atomic file replacement, so that the daemon never reads half a value.
-sim_write() { printf '%s\n' "$2" >"$1.tmp" && mv -f "$1.tmp" "$1"; }
+# In-place writes, as the kernel changes an attribute: the daemon keeps sysfs descriptors open, so
+# a file replaced by rename would never be read again. The value goes at offset 0 without
+# truncating first (1<>), then the file is cut to its length: never an empty read.
+sim_write() { printf '%s\n' "$2" 1<>"$1" && truncate -s $((${#2} + 1)) "$1"; }
 
 # sim_gid_set INDEX GID TYPE_TEXT: a valid entry of the RNIC netdev.
 sim_gid_set() {
@@ -98,8 +100,7 @@ sim_traffic_start() {
       if [ "$(cat "$switch")" = on ]; then
         for counter in port_xmit_data port_rcv_data; do
           value=$(cat "$port/counters/$counter")
-          printf "%s\n" $((value + 125000000)) >"$port/counters/$counter.tmp"
-          mv -f "$port/counters/$counter.tmp" "$port/counters/$counter"
+          printf "%s\n" $((value + 125000000)) 1<>"$port/counters/$counter"  # in place, growing
         done
       fi
       sleep 0.5

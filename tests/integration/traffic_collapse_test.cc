@@ -2,11 +2,9 @@
 // that stops while its siblings carry on is collapsed in /metrics within seconds, and
 // `diagnose --watch` prints the rails' rates and states. Needs no root: a sysfs tree and loopback.
 #include <gtest/gtest.h>
-#include <stdio.h>
 
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <mutex>
 #include <regex>
 #include <thread>
@@ -17,6 +15,7 @@
 #include "support/http_client.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
+#include "support/write_in_place.h"
 
 namespace rocewatch {
 namespace {
@@ -28,8 +27,8 @@ constexpr int kRails = 4;
 constexpr double kRate = 2e9;  // bytes/s per rail, tx + rx
 
 // Advances counters/port_xmit_data and port_rcv_data (4-octet units) of every rail at its rate,
-// every 50 ms, from a thread, as the kernel would. Each file is replaced atomically (rename), so
-// the daemon never reads a half-written number.
+// every 50 ms, from a thread, as the kernel would: in place, the same file (the daemon keeps its
+// descriptor open), never an empty read (support/write_in_place.h).
 class CounterWriter {
  public:
   explicit CounterWriter(std::string sysfs_root)
@@ -71,12 +70,8 @@ class CounterWriter {
       const std::string dir =
           root_ + "/class/infiniband/mlx5_" + std::to_string(r) + "/ports/1/counters/";
       for (const char* name : {"port_xmit_data", "port_rcv_data"}) {
-        const std::string path = dir + name;
-        {
-          std::ofstream out(path + ".tmp");
-          out << static_cast<uint64_t>(units[r]) << "\n";
-        }
-        std::rename((path + ".tmp").c_str(), path.c_str());
+        const std::string value = std::to_string(static_cast<uint64_t>(units[r])) + "\n";
+        EXPECT_TRUE(WriteFileInPlace(dir + name, value).ok());
       }
     }
   }

@@ -1,10 +1,10 @@
 #include "support/example_node.h"
 
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "support/sysfs_fixture.h"
+#include "support/write_in_place.h"
 
 namespace rocewatch {
 namespace {
@@ -24,10 +24,8 @@ class Writer {
     fs::path full = root_ / host_path.substr(1);
     std::error_code ec;
     fs::create_directories(full.parent_path(), ec);
-    std::ofstream out(full, std::ios::binary | std::ios::trunc);
-    out << content;
-    if (ec || !out.good()) return Status::IoError("cannot write " + full.string());
-    return Status::Ok();
+    if (ec) return Status::IoError("cannot write " + full.string() + ": " + ec.message());
+    return WriteFileInPlace(full.string(), content);
   }
   Status Link(const std::string& host_path, const std::string& target) {
     fs::path full = root_ / host_path.substr(1);

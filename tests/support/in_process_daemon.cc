@@ -9,8 +9,9 @@ namespace rocewatch {
 
 InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root)
     : gids_(fs, sysfs_root),
-      inventory_(fs, sysfs_root),
-      source_(inventory_, gids_, clock_, GidReadPolicy{Duration::zero(), Duration::zero()}),
+      poller_(fs, sysfs_root, &gids_, /*max_open=*/4096),
+      source_(poller_, gids_, clock_, GidReadPolicy{Duration::zero(), Duration::zero()},
+              kReadEverythingEverySnapshot),
       fs_(fs),
       monitor_(loop_, source_, MonitorOptions{}) {
   options_.state_file.clear();

@@ -1,6 +1,6 @@
 #pragma once
 // The pipeline of `rocewatch run`, built in-process on any FileSystem so that tests can inject
-// faults below it: SysfsGidTableSource + SysfsInventory -> Monitor with the daemon's components ->
+// faults below it: SysfsGidTableSource + SysfsPoller -> Monitor with the daemon's components ->
 // SnapshotCollectable -> MetricsServer on 127.0.0.1:<free port>. Polls are driven by the test
 // (Poll()), on the test's thread, while scrapers hit the real HTTP endpoint from other threads:
 // the same threading as the daemon (one loop thread, the exposer's threads reading snapshots).
@@ -16,13 +16,15 @@
 #include "export/metrics_server.h"
 #include "os/file_system.h"
 #include "sysfs/sysfs_gid_table_source.h"
-#include "sysfs/sysfs_inventory.h"
+#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 
 class InProcessDaemon {
  public:
   // REQUIRES: fs outlives the object. Start() must succeed before Poll()/port().
+  // Every poll lists and reads everything (tests rewrite and remove whole devices between polls),
+  // through kept descriptors.
   InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root);
   ~InProcessDaemon();
 
@@ -40,7 +42,7 @@ class InProcessDaemon {
   SystemClock clock_;
   EventLoop loop_{clock_};
   SysfsGidTableSource gids_;
-  SysfsInventory inventory_;
+  SysfsPoller poller_;
   InventorySnapshotSource source_;
   RunOptions options_;
   const FileSystem& fs_;

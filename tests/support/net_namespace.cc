@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <thread>
 
 namespace rocewatch {
@@ -74,6 +76,36 @@ Status NetNamespace::AddVethPair(const std::string& a, const std::string& b) con
 
 Status NetNamespace::RunInside(const std::function<void()>& fn) const {
   return RunInNamedNamespace(name_, fn);
+}
+
+Status NetNamespace::RunWithSysfs(
+    const std::function<void(const std::string& sysfs_root)>& fn) const {
+  Status result;
+  Status entered = RunInside([&] {
+    // A private mount namespace for this thread alone (it first needs its own fs attributes).
+    if (unshare(CLONE_FS) != 0 || unshare(CLONE_NEWNS) != 0) {
+      result = Status::FromErrno(errno, "unshare mount namespace");
+      return;
+    }
+    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+      result = Status::FromErrno(errno, "make / private");
+      return;
+    }
+    char dir[] = "/tmp/rw-sysfs-XXXXXX";
+    if (mkdtemp(dir) == nullptr) {
+      result = Status::FromErrno(errno, "mkdtemp");
+      return;
+    }
+    if (mount("none", dir, "sysfs", 0, nullptr) != 0) {
+      result = Status::FromErrno(errno, std::string("mount -t sysfs none ") + dir);
+      rmdir(dir);
+      return;
+    }
+    fn(dir);
+    umount2(dir, MNT_DETACH);
+    rmdir(dir);
+  });
+  return entered.ok() ? result : entered;
 }
 
 Status RunInNamedNamespace(const std::string& name, const std::function<void()>& fn) {

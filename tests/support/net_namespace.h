@@ -34,6 +34,12 @@ class NetNamespace {
   // Runs `fn` on a thread that has entered the namespace (setns), and waits for it. Sockets
   // opened there stay bound to the namespace when used from other threads.
   Status RunInside(const std::function<void()>& fn) const;
+  // Runs `fn` on a thread inside the namespace that has a mount namespace of its own, in which a
+  // sysfs of this network namespace is mounted at a fresh directory (`mount -t sysfs`): its
+  // class/net/ lists this namespace's netdevs, with the kernel's real attribute semantics. The
+  // mount goes away with the thread; nothing is mounted in the test's own mount namespace.
+  // Errors: the failing unshare/mount (as IoError with the errno) or the setns of RunInside.
+  Status RunWithSysfs(const std::function<void(const std::string& sysfs_root)>& fn) const;
   // A shell prefix that runs a command inside: "ip netns exec <name> ".
   std::string ExecPrefix() const { return "ip netns exec " + name_ + " "; }
 

@@ -2,10 +2,10 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "model/gid.h"
+#include "support/write_in_place.h"
 
 namespace rocewatch {
 namespace {
@@ -33,17 +33,15 @@ std::string WithNewline(std::string text) {
 // Writes files and the directories that stand in for unreadable attributes.
 class TreeWriter {
  public:
+  // In place (support/write_in_place.h): a descriptor kept open on the file sees the new content.
   Status File(const fs::path& path, const std::string& content) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) fs::remove_all(path, ec);
     fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.close();
-    if (!out) return Status::IoError("cannot write " + path.string());
-    return Status::Ok();
+    return WriteFileInPlace(path.string(), content);
   }
-  // A directory where a file is expected: reads of it fail (EISDIR).
+  // A directory where a file is expected: reads of it fail (EISDIR). It replaces a file that was
+  // there, so a descriptor kept open on that file still reads the old content: to make a kept
+  // attribute fail later, inject the failure (support/fault_injecting_file_system.h) instead.
   Status Unreadable(const fs::path& path) {
     std::error_code ec;
     if (fs::exists(path, ec) && !fs::is_directory(path, ec)) fs::remove(path, ec);

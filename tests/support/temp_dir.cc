@@ -4,7 +4,8 @@
 #include <stdlib.h>
 
 #include <filesystem>
-#include <fstream>
+
+#include "support/write_in_place.h"
 
 namespace rocewatch {
 
@@ -27,9 +28,8 @@ TempDir::~TempDir() {
 std::string TempDir::WriteFile(const std::string& relative, const std::string& content) const {
   std::filesystem::path full = std::filesystem::path(path_) / relative;
   std::filesystem::create_directories(full.parent_path());
-  std::ofstream out(full, std::ios::binary | std::ios::trunc);
-  out << content;
-  EXPECT_TRUE(out.good()) << "cannot write " << full;
+  Status written = WriteFileInPlace(full.string(), content);  // kept descriptors see it
+  EXPECT_TRUE(written.ok()) << written.ToString();
   return full.string();
 }
 

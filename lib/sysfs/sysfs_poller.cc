@@ -1,0 +1,293 @@
+#include "sysfs/sysfs_poller.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "sysfs/sysfs_parsers.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr uint64_t kOctetsPerDataUnit = 4;  // port_*_data count 4-octet units
+
+std::optional<uint64_t> Find(const std::map<std::string, uint64_t>& values, const char* name) {
+  auto it = values.find(name);
+  if (it == values.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+SysfsPoller::SysfsPoller(const FileSystem& fs, std::string sysfs_root, GidTableSource* gids,
+                         size_t max_open, bool read_counters)
+    : fs_(fs),
+      sysfs_root_(std::move(sysfs_root)),
+      gids_(gids),
+      read_counters_(read_counters),
+      reader_(fs, max_open) {}
+
+std::vector<std::string> SysfsPoller::ListOrEmpty(const std::string& path, bool absent_ok,
+                                                  uint64_t& errors) {
+  ++listings_;
+  auto names = fs_.ListDir(path);
+  if (names.ok()) return std::move(*names);
+  if (!(absent_ok && names.status().code() == StatusCode::kNotFound)) ++errors;
+  return {};
+}
+
+Status SysfsPoller::List(NodeSnapshot& snapshot) {
+  uint64_t& errors = snapshot.read_errors["sysfs"];
+  // GID tables already read survive a listing: they change with address events, not with it.
+  std::map<std::pair<std::string, uint32_t>, std::vector<GidEntry>> known_gids;
+  for (DeviceLayout& device : devices_)
+    for (PortLayout& port : device.ports)
+      if (port.has_gids) known_gids[{device.name, port.last.number}] = std::move(port.last.gids);
+  devices_.clear();
+  has_layout_ = false;
+  if (gids_ != nullptr) gids_->ForgetLayout();
+
+  ++listings_;
+  auto root = fs_.ListDir(sysfs_root_);
+  if (!root.ok()) return root.status();
+  const std::string class_dir = JoinPath(sysfs_root_, "class/infiniband");
+  ++listings_;
+  auto device_names = fs_.ListDir(class_dir);  // naturally sorted (FileSystem::ListDir)
+  if (!device_names.ok()) {
+    if (device_names.status().code() != StatusCode::kNotFound) return device_names.status();
+    device_names = std::vector<std::string>();  // a kernel without RDMA
+  }
+
+  for (const std::string& dev_name : *device_names) {
+    DeviceLayout device;
+    device.name = dev_name;
+    device.dir = JoinPath(class_dir, dev_name);
+    ++listings_;
+    auto port_names = fs_.ListDir(JoinPath(device.dir, "ports"));
+    if (!port_names.ok()) {
+      if (port_names.status().code() != StatusCode::kNotFound) ++errors;
+      continue;  // gone, or not a device we can read
+    }
+    device.last.name = dev_name;
+    auto read_text = [&](const char* name) {
+      auto content = fs_.ReadFile(JoinPath(device.dir, name));
+      if (content.ok()) return ParsePlainText(*content);
+      ++errors;
+      return std::string();
+    };
+    device.last.fw_ver = read_text("fw_ver");
+    device.last.hca_type = read_text("hca_type");
+    device.last.node_guid = read_text("node_guid");
+
+    std::vector<uint32_t> numbers;
+    for (const std::string& name : *port_names)
+      if (auto number = ParseEntryNumber(name)) numbers.push_back(*number);
+    std::sort(numbers.begin(), numbers.end());
+
+    // The device's netdevs by port (device/net/<if>, dev_port when there are several ports).
+    std::map<uint32_t, std::set<std::string>> netdevs;
+    if (!numbers.empty()) {
+      const std::string net_dir = JoinPath(device.dir, "device/net");
+      for (const std::string& entry : ListOrEmpty(net_dir, /*absent_ok=*/true, errors)) {
+        auto name = ParseNetdevName(entry);
+        if (!name.ok()) continue;
+        uint32_t port = numbers.front();
+        if (numbers.size() > 1) {
+          auto dev_port = fs_.ReadFile(JoinPath(net_dir, entry + "/dev_port"));
+          if (!dev_port.ok()) {
+            ++errors;
+            continue;
+          }
+          auto value = ParseCounterValue(*dev_port);
+          if (!value.ok() || *value >= UINT32_MAX) continue;
+          port = static_cast<uint32_t>(*value) + 1;
+        }
+        netdevs[port].insert(*name);
+      }
+    }
+
+    for (uint32_t number : numbers) {
+      PortLayout port;
+      port.dir = JoinPath(device.dir, "ports/" + std::to_string(number));
+      port.last.number = number;
+      port.state = KeptAttribute(JoinPath(port.dir, "state"));
+      port.phys_state = KeptAttribute(JoinPath(port.dir, "phys_state"));
+      port.link_layer = KeptAttribute(JoinPath(port.dir, "link_layer"));
+      port.rate = KeptAttribute(JoinPath(port.dir, "rate"));
+      port.last.gid_table_len = static_cast<uint32_t>(
+          ListOrEmpty(JoinPath(port.dir, "gids"), /*absent_ok=*/false, errors).size());
+      const std::string counters_dir = JoinPath(port.dir, "counters");
+      const std::string hw_dir = JoinPath(port.dir, "hw_counters");
+      std::vector<std::string> counter_names, hw_names;
+      if (read_counters_) {
+        counter_names = ListOrEmpty(counters_dir, /*absent_ok=*/true, errors);
+        hw_names = ListOrEmpty(hw_dir, /*absent_ok=*/true, errors);
+      }
+      for (std::string& name : counter_names) {
+        if (name == "port_xmit_data") port.transmit_data = static_cast<int>(port.counters.size());
+        if (name == "port_rcv_data") port.receive_data = static_cast<int>(port.counters.size());
+        KeptAttribute file(JoinPath(counters_dir, name));
+        port.counters.push_back({std::move(name), std::move(file)});
+      }
+      for (std::string& name : hw_names) {
+        if (IsHwCounterSetting(name)) continue;
+        KeptAttribute file(JoinPath(hw_dir, name));
+        port.hw_counters.push_back({std::move(name), std::move(file)});
+      }
+      const auto& listed = netdevs[number];
+      port.listed_netdevs.assign(listed.begin(), listed.end());
+      port.last.netdevs = port.listed_netdevs;
+      auto known = known_gids.find({dev_name, number});
+      if (known != known_gids.end()) {
+        port.last.gids = std::move(known->second);
+        port.has_gids = true;
+        for (const GidEntry& gid : port.last.gids)
+          if (!gid.netdev.empty()) port.last.netdevs.push_back(gid.netdev);
+        std::sort(port.last.netdevs.begin(), port.last.netdevs.end());
+        port.last.netdevs.erase(std::unique(port.last.netdevs.begin(), port.last.netdevs.end()),
+                                port.last.netdevs.end());
+      }
+      device.ports.push_back(std::move(port));
+    }
+    devices_.push_back(std::move(device));
+  }
+  has_layout_ = true;
+  return Status::Ok();
+}
+
+bool SysfsPoller::ReadAttribute(KeptAttribute& attribute, std::string* text, uint64_t& errors,
+                                bool* gone) {
+  Status status = reader_.Read(attribute, text);
+  if (status.ok()) return true;
+  ++errors;
+  if (status.code() == StatusCode::kNotFound) *gone = true;
+  return false;
+}
+
+void SysfsPoller::ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
+                               uint64_t& errors, bool* gone) {
+  for (Counter& counter : files) {
+    std::optional<uint64_t> value;
+    if (ReadAttribute(counter.file, &text_, errors, gone)) {
+      auto parsed = ParseCounterValue(text_);
+      if (parsed.ok()) value = *parsed;
+    }
+    if (value) {
+      values[counter.name] = *value;  // an existing entry: no allocation
+    } else {
+      values.erase(counter.name);
+    }
+  }
+}
+
+void SysfsPoller::ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gone) {
+  for (int index : {port.transmit_data, port.receive_data}) {
+    if (index < 0) continue;
+    Counter& counter = port.counters[static_cast<size_t>(index)];
+    std::optional<uint64_t> value;
+    if (ReadAttribute(counter.file, &text_, errors, gone)) {
+      auto parsed = ParseCounterValue(text_);
+      if (parsed.ok()) value = *parsed;
+    }
+    if (value) {
+      port.last.counters.counters[counter.name] = *value;
+    } else {
+      port.last.counters.counters.erase(counter.name);
+    }
+  }
+}
+
+void SysfsPoller::ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone) {
+  Port& last = port.last;
+  last.state = ReadAttribute(port.state, &text_, errors, gone) ? PortStateName(text_) : "";
+  last.phys_state =
+      ReadAttribute(port.phys_state, &text_, errors, gone) ? PortStateName(text_) : "";
+  last.link_layer =
+      ReadAttribute(port.link_layer, &text_, errors, gone) ? ParsePlainText(text_) : "";
+  last.rate = ReadAttribute(port.rate, &text_, errors, gone) ? ParsePlainText(text_) : "";
+}
+
+bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
+  ++gid_device_reads_;
+  uint64_t& errors = snapshot.read_errors[gids_->name()];
+  auto read = gids_->ReadDevice(device.name);
+  if (!read.ok() && read.status().code() == StatusCode::kNotFound) return false;  // vanished
+  if (!read.ok()) {
+    ++errors;
+    return true;  // the last tables stay
+  }
+  errors += read->failed_reads;
+  for (PortLayout& port : device.ports) {
+    port.last.gids.clear();
+    port.last.netdevs = port.listed_netdevs;
+    port.has_gids = true;
+  }
+  for (GidEntry& entry : read->entries) {  // ascending (port, index)
+    auto port = std::find_if(device.ports.begin(), device.ports.end(),
+                             [&](const PortLayout& p) { return p.last.number == entry.port; });
+    if (port == device.ports.end()) continue;
+    if (!entry.netdev.empty()) port->last.netdevs.push_back(entry.netdev);
+    port->last.gids.push_back(std::move(entry));
+  }
+  for (PortLayout& port : device.ports) {
+    std::vector<std::string>& netdevs = port.last.netdevs;
+    std::sort(netdevs.begin(), netdevs.end());
+    netdevs.erase(std::unique(netdevs.begin(), netdevs.end()), netdevs.end());
+    std::sort(port.last.gids.begin(), port.last.gids.end(),
+              [](const GidEntry& a, const GidEntry& b) { return a.index < b.index; });
+  }
+  return true;
+}
+
+StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
+  NodeSnapshot snapshot;
+  uint64_t& errors = snapshot.read_errors["sysfs"];
+  if (gids_ != nullptr) snapshot.read_errors[gids_->name()] += 0;
+  bool everything = scope.everything;
+  if (!has_layout_ || scope.list) {
+    Status listed = List(snapshot);
+    if (!listed.ok()) return listed;
+    everything = true;
+  }
+
+  snapshot.devices.reserve(devices_.size());
+  bool vanished = false;
+  for (DeviceLayout& device : devices_) {
+    bool gone = false;
+    for (PortLayout& port : device.ports) {
+      if (everything) {
+        ReadPortAttributes(port, errors, &gone);
+        ReadCounters(port.counters, port.last.counters.counters, errors, &gone);
+        ReadCounters(port.hw_counters, port.last.counters.hw_counters, errors, &gone);
+      } else {
+        ReadDataCounters(port, errors, &gone);
+      }
+      PortCounters& counters = port.last.counters;
+      auto transmit = Find(counters.counters, "port_xmit_data");
+      auto receive = Find(counters.counters, "port_rcv_data");
+      counters.transmit_bytes =
+          transmit ? std::optional(*transmit * kOctetsPerDataUnit) : std::nullopt;
+      counters.receive_bytes =
+          receive ? std::optional(*receive * kOctetsPerDataUnit) : std::nullopt;
+      counters.transmit_packets = Find(counters.counters, "port_xmit_packets");
+      counters.receive_packets = Find(counters.counters, "port_rcv_packets");
+    }
+    if (gids_ != nullptr) {
+      const bool unknown = std::any_of(device.ports.begin(), device.ports.end(),
+                                       [](const PortLayout& p) { return !p.has_gids; });
+      if ((scope.gids || unknown) && !ReadGids(device, snapshot)) gone = true;
+    }
+    if (gone && !fs_.IsDirectory(device.dir)) {  // vanished while being read: not partial
+      vanished = true;
+      continue;
+    }
+    Device& out = snapshot.devices.emplace_back(device.last);
+    out.ports.reserve(device.ports.size());
+    for (const PortLayout& port : device.ports) out.ports.push_back(port.last);
+  }
+  if (vanished) has_layout_ = false;  // list again next time
+  return snapshot;
+}
+
+}  // namespace rocewatch

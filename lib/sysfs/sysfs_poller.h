@@ -1,0 +1,108 @@
+#pragma once
+// The daemon's sysfs reader: the same NodeSnapshot as SysfsInventory::Read (sysfs/sysfs_inventory.h
+// says what is read from where, and how failures count), at a fraction of the cost, because it
+// keeps state between polls:
+//   - the layout (devices, ports, the names in counters/ and hw_counters/, the netdevs of
+//     device/net/, the number of GID slots) is listed on the first poll and again only when the
+//     caller asks (PollScope::list: after a device event or on a backstop), or when a device
+//     turns out to be gone;
+//   - every attribute is read through a descriptor kept open (os/attribute_reader.h);
+//   - each poll reads only what its PollScope asks for, and carries forward the last values of
+//     the rest: the byte counters (counters/port_xmit_data, port_rcv_data) always; the port
+//     attributes (state, phys_state, rate) and every other counter and hw_counter when asked;
+//     GID tables when a GidTableSource is given.
+// A device is reported complete or not at all: when one of its reads fails with NotFound and its
+// directory is gone, it is left out of this snapshot and the layout is listed again next time.
+//
+// taken_at is not set (the caller stamps it). Threading: not thread-safe (one loop thread);
+// `fs` must outlive this object.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "gid/gid_table_source.h"
+#include "model/node.h"
+#include "os/attribute_reader.h"
+#include "os/file_system.h"
+
+namespace rocewatch {
+
+struct PollScope {
+  // List the layout again (and reopen every attribute).
+  bool list = false;
+  // Read the port attributes (state, phys_state, rate, link_layer) and every counter.
+  bool everything = false;
+  // Read the GID tables (otherwise the last ones are carried forward; a port without a known
+  // table has its device's tables read anyway).
+  bool gids = false;
+};
+
+class SysfsPoller {
+ public:
+  // max_open: the budget of kept descriptors (KeptDescriptorBudget). gids may be null (GID tables
+  // are then never read); without read_counters no counters/ or hw_counters/ file is listed or
+  // read. REQUIRES: fs and gids outlive this object.
+  SysfsPoller(const FileSystem& fs, std::string sysfs_root, GidTableSource* gids, size_t max_open,
+              bool read_counters = true);
+
+  // Errors: as SysfsInventory::Read (a missing or unreadable sysfs root). The first poll, and any
+  // poll after the layout was dropped, lists and reads everything whatever `scope` says.
+  StatusOr<NodeSnapshot> Poll(const PollScope& scope);
+
+  // GID table reads of one device made so far (benchmarks, tests).
+  uint64_t gid_device_reads() const { return gid_device_reads_; }
+  // True once a layout is listed; false again after a device vanished (the next poll lists).
+  bool has_layout() const { return has_layout_; }
+  const AttributeReader& reader() const { return reader_; }
+  // Directory listings made so far (benchmarks, tests).
+  uint64_t listings() const { return listings_; }
+
+ private:
+  struct Counter {
+    std::string name;
+    KeptAttribute file;
+  };
+  struct PortLayout {
+    std::string dir;
+    KeptAttribute state, phys_state, link_layer, rate;
+    std::vector<Counter> counters;     // counters/, name order
+    std::vector<Counter> hw_counters;  // hw_counters/ but settings, name order
+    int transmit_data = -1;            // index in counters of port_xmit_data, -1 if absent
+    int receive_data = -1;
+    std::vector<std::string> listed_netdevs;  // of device/net/, sorted
+    bool has_gids = false;                    // last.gids was read (or carried over a listing)
+    Port last;                                // the values as last read
+  };
+  struct DeviceLayout {
+    std::string name;
+    std::string dir;
+    std::vector<PortLayout> ports;  // ascending number
+    Device last;                    // name and attributes as last read (ports are in `ports`)
+  };
+
+  Status List(NodeSnapshot& snapshot);
+  std::vector<std::string> ListOrEmpty(const std::string& path, bool absent_ok, uint64_t& errors);
+  // Reads into *text; false with the failure counted (NotFound also sets *gone).
+  bool ReadAttribute(KeptAttribute& attribute, std::string* text, uint64_t& errors, bool* gone);
+  void ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
+                    uint64_t& errors, bool* gone);
+  void ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gone);
+  void ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone);
+  // Reads the device's GID tables into its ports; false if the device is gone.
+  bool ReadGids(DeviceLayout& device, NodeSnapshot& snapshot);
+
+  const FileSystem& fs_;
+  const std::string sysfs_root_;
+  GidTableSource* const gids_;
+  const bool read_counters_;
+  AttributeReader reader_;
+  std::vector<DeviceLayout> devices_;  // sorted by name
+  bool has_layout_ = false;
+  uint64_t listings_ = 0;
+  uint64_t gid_device_reads_ = 0;
+  std::string text_;  // read buffer, reused
+};
+
+}  // namespace rocewatch
