@@ -12,6 +12,7 @@
 #include "app/run_command.h"
 #include "build_info.h"
 #include "core/duration.h"
+#include "ethtool/ethtool_flags.h"
 #include "traffic/traffic_flags.h"
 
 namespace rocewatch {
@@ -133,6 +134,8 @@ int RunCli(int argc, char** argv) {
       ->capture_default_str();
   TrafficFlagValues traffic_flags;
   AddTrafficFlags(*run, traffic_flags);
+  EthtoolFlagValues ethtool_flags;
+  AddEthtoolFlags(*run, ethtool_flags);
 
   RawCommon diagnose_common;
   bool json = false, npd = false;
@@ -147,6 +150,9 @@ int RunCli(int argc, char** argv) {
       ->excludes(json_flag);
   diagnose->add_option("--watch", watch,
                        "Observe link, address and GID events for this long, then report");
+  bool no_optics = false;
+  diagnose->add_flag("--no-optics", no_optics, "Do not read transceiver pages (I2C)")
+      ->envname("ROCEWATCH_NO_OPTICS");
 
   app.add_subcommand("version", "Version and build information");
 
@@ -184,6 +190,7 @@ int RunCli(int argc, char** argv) {
       options.watch = *d;
     }
     options.npd = npd;
+    options.optics = !no_optics;
     if (npd) return RunDiagnoseForNpd(options, std::cout);
     return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
@@ -223,6 +230,9 @@ int RunCli(int argc, char** argv) {
   StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
   if (!traffic.ok()) return fail(traffic.status());
   options.traffic = *traffic;
+  StatusOr<EthtoolOptions> ethtool = EthtoolOptionsFromFlags(ethtool_flags);
+  if (!ethtool.ok()) return fail(ethtool.status());
+  options.ethtool = *ethtool;
   return RunDaemon(options);
 }
 

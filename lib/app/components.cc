@@ -3,6 +3,7 @@
 #include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
+#include "ethtool/ethtool_component.h"
 #include "traffic/traffic_component.h"
 
 namespace rocewatch {
@@ -13,12 +14,19 @@ std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEn
   NetlinkComponent::Options netlink;
   netlink.receive_buffer_bytes = env.options.netlink_receive_buffer;
   netlink.health.ip_loss.grace = env.options.ip_missing_grace;
+  // Link quality, PFC and optics; it also says why a link went down, for the flap event.
+  auto ethtool =
+      std::make_unique<EthtoolComponent>(env.options.ethtool, env.fs, env.options.common.paths);
+  netlink.link_down_reason = [component = ethtool.get()](const std::string& netdev) {
+    return component->LinkDownReason(netdev);
+  };
   components.push_back(std::make_unique<NetlinkComponent>(netlink));
   components.push_back(GidDriftComponent::ForDaemon(
       env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
       GidDriftOptions{env.options.expected_gid_index}));
   components.push_back(
       std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2));
+  components.push_back(std::move(ethtool));
   return components;
 }
 

@@ -10,6 +10,8 @@
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
+#include "ethtool/ethtool_component.h"
+#include "ethtool/link_quality_snapshot.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
 #include "traffic/traffic_component.h"
@@ -64,8 +66,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     const TrafficComponent* traffic = nullptr;
+    const EthtoolComponent* ethtool = nullptr;
+    if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
     for (auto& component : BuildComponents({run_options, fs, gids->verbs_devices()})) {
       if (auto* t = dynamic_cast<const TrafficComponent*>(component.get())) traffic = t;
+      if (auto* e = dynamic_cast<const EthtoolComponent*>(component.get())) ethtool = e;
       monitor.AddComponent(std::move(component));
     }
     // Per-rail rates and traffic states at every periodic poll.
@@ -92,6 +97,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     loop.Run();
     report.snapshot = monitor.latest_snapshot();
     report.findings = monitor.CurrentFindings();
+    if (ethtool) report.link_quality = ethtool->ReportEntries();
     monitor.Stop();
   } else {
     StatusOr<NodeSnapshot> snapshot = source.Take();
@@ -108,6 +114,12 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
     if (observation.in_namespace) known_states[name] = observation.state;
     report.netdevs.push_back({observation, "unknown"});
+  }
+  if (!options.watch) {
+    report.link_quality =
+        ReadLinkQualityOnce(fs, paths, RnicNetdevNames(report.snapshot), options.optics);
+    std::vector<Finding> link = OneShotLinkQualityFindings(report.link_quality);
+    report.findings.insert(report.findings.end(), link.begin(), link.end());
   }
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());

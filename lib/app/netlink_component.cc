@@ -42,7 +42,12 @@ void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevCh
   size_t routine = 0;
   for (const NetdevNarration& n : narration) {
     if (n.routine && ++routine > kMaxRoutineNarrationsPerRead) continue;
-    ctx.RecordEvent(n.netdev + ": " + n.text, n.severity);
+    std::string reason;
+    if (options_.link_down_reason && n.text.rfind("carrier down", 0) == 0)
+      reason = options_.link_down_reason(n.netdev);
+    ctx.RecordEvent(
+        n.netdev + ": " + n.text + (reason.empty() ? "" : ", link_ext_state: " + reason),
+        n.severity);
   }
   if (routine > kMaxRoutineNarrationsPerRead)
     ctx.RecordEvent(std::to_string(routine - kMaxRoutineNarrationsPerRead) +

@@ -6,7 +6,9 @@
 // metrics and findings (docs/netlink.md).
 // Threading: event-loop thread only (MonitorComponent).
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "app/monitor_component.h"
 #include "detect/netdev_health.h"
@@ -18,6 +20,9 @@ namespace rocewatch {
 struct NetlinkComponentOptions {
   NetdevHealthConfig health;
   int receive_buffer_bytes = 4 << 20;  // SO_RCVBUF of the event socket
+  // Why a netdev's link went down ("bad signal integrity (...)", "" when unknown): asked when a
+  // carrier-down event is reported, and appended to its line.
+  std::function<std::string(const std::string& netdev)> link_down_reason;
 };
 
 class NetlinkComponent final : public MonitorComponent {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/clock.h"
+#include "ethtool/ethtool_options.h"
 #include "export/listen_address.h"
 #include "gid/gid_source_selection.h"  // GidSourceChoice
 #include "os/host_paths.h"
@@ -40,6 +41,7 @@ struct RunOptions {
   int netlink_receive_buffer = 4 << 20;
   Duration ip_missing_grace = std::chrono::seconds(15);
   TrafficOptions traffic;  // --traffic-* (docs/detection.md)
+  EthtoolOptions ethtool;  // --ethtool-interval, --optics-interval, ... (docs/detection.md)
 };
 
 struct DiagnoseOptions {
@@ -50,6 +52,7 @@ struct DiagnoseOptions {
   // (report/npd_verdict.h, app/npd_command.h).
   bool npd = false;
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
+  bool optics = true;                           // read transceiver pages (--no-optics turns it off)
 };
 
 }  // namespace rocewatch

@@ -100,6 +100,7 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
               {"netdevs", netdevs},
               {"findings", findings}};
   if (!report.watch_log.empty()) out["watch"] = report.watch_log;
+  if (!report.link_quality.empty()) out["link_quality"] = LinkQualityToJson(report.link_quality);
   return out;
 }
 
@@ -170,6 +171,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
       out << "\n";
     }
     out << "\n";
+  }
+
+  if (!report.link_quality.empty()) {
+    out << ansi("1", "Link quality") << "\n" << RenderLinkQualityText(report.link_quality) << "\n";
   }
 
   if (!report.watch_log.empty()) {

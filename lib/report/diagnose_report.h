@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ethtool/link_quality_report.h"
 #include "model/finding.h"
 #include "model/node.h"
 #include "os/netdev_reader.h"
@@ -25,6 +26,8 @@ struct DiagnoseReport {
   std::vector<Finding> findings;
   // Lines describing what `--watch` saw, in order (empty without --watch).
   std::vector<std::string> watch_log;
+  // The "link quality" section: RNIC netdevs whose ethtool interfaces (or recordings) answered.
+  std::vector<LinkQualityEntry> link_quality;
 };
 
 // "healthy" (no warning or critical finding), "warning" or "critical".

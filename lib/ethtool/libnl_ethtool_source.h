@@ -1,0 +1,57 @@
+#pragma once
+// EthtoolNetlinkSource over the generic netlink family "ethtool" (linux/ethtool_netlink.h) with
+// libnl-genl-3: one request and one reply per read, on a blocking socket of the network namespace
+// the source was opened in (the kernel answers GET requests synchronously). Requests carry
+// ETHTOOL_FLAG_STATS where the kernel accepts it (FEC, pause, link state), so that their replies
+// include their counters.
+//
+// Threading: one thread at a time.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "ethtool/ethtool_sources.h"
+
+struct nl_sock;
+struct nl_msg;
+struct nlmsghdr;
+
+namespace rocewatch {
+
+class LibnlEthtoolSource final : public EthtoolNetlinkSource {
+ public:
+  LibnlEthtoolSource() = default;
+  ~LibnlEthtoolSource() override;
+  LibnlEthtoolSource(const LibnlEthtoolSource&) = delete;
+  LibnlEthtoolSource& operator=(const LibnlEthtoolSource&) = delete;
+
+  // Connects and resolves the family in the calling thread's network namespace. Errors:
+  // Unavailable when the kernel has no ethtool netlink (CONFIG_ETHTOOL_NETLINK off), IoError else.
+  Status Open();
+
+  StatusOr<std::optional<FecReading>> ReadFec(const std::string& netdev) override;
+  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string& netdev) override;
+  StatusOr<std::optional<PauseReading>> ReadPause(const std::string& netdev) override;
+  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(
+      const std::string& netdev) override;
+  StatusOr<std::optional<std::string>> ReadModulePage(const std::string& netdev,
+                                                      const ModulePageAddress& address) override;
+
+  // Requests sent since Open (for benchmarks and tests).
+  uint64_t requests() const { return requests_; }
+
+ private:
+  // Sends `command` for `netdev` (header attribute `header_attr`, with ETHTOOL_FLAG_STATS if
+  // `with_stats`: only FEC, PAUSE and LINKSTATE accept it, others answer EINVAL; plus what `add`
+  // puts) and hands the reply to `on_reply`. Returns false for EOPNOTSUPP, true after a reply.
+  StatusOr<bool> Request(uint8_t command, int header_attr, bool with_stats,
+                         const std::string& netdev, const std::function<int(nl_msg*)>& add,
+                         const std::function<void(nlmsghdr*)>& on_reply);
+
+  nl_sock* sock_ = nullptr;
+  int family_ = -1;
+  uint64_t requests_ = 0;
+};
+
+}  // namespace rocewatch

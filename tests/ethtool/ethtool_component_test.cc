@@ -1,0 +1,225 @@
+// The ethtool component inside the Monitor, driven by recordings that change between polls (as a
+// support bundle or a demo does): recorded mlx5 counters in, link quality, PFC storms, optics,
+// metrics, events and findings out.
+#include "ethtool/ethtool_component.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include "app/monitor.h"
+#include "ethtool/ethtool_recording.h"
+#include "ethtool/ethtool_text.h"
+#include "support/fake_clock.h"
+#include "support/fake_file_system.h"
+#include "support/fake_snapshot_source.h"
+#include "support/http_client.h"
+#include "support/module_pages.h"
+#include "support/node_builder.h"
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr const char* kNetdev = "ens1f0np0";
+const std::string kDir = "/host/rocewatch/ethtool/ens1f0np0/";
+
+// Kernel sources that know no netdev: every input comes from the recordings.
+class NoKernel final : public DriverStatisticsSource, public EthtoolNetlinkSource {
+ public:
+  StatusOr<std::optional<DriverStatistics>> ReadDriverStatistics(const std::string&) override {
+    return Status::NotFound("no such netdev");
+  }
+  StatusOr<std::optional<FecReading>> ReadFec(const std::string&) override { return Gone(); }
+  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string&) override {
+    return Gone();
+  }
+  StatusOr<std::optional<PauseReading>> ReadPause(const std::string&) override { return Gone(); }
+  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(const std::string&) override {
+    return Gone();
+  }
+  StatusOr<std::optional<std::string>> ReadModulePage(const std::string&,
+                                                      const ModulePageAddress&) override {
+    return Gone();
+  }
+
+ private:
+  static Status Gone() { return Status::NotFound("no such netdev"); }
+};
+
+// One recorded 100G mlx5 port; each Poll() advances 10 s and rewrites the recordings.
+class EthtoolComponentTest : public ::testing::Test {
+ protected:
+  EthtoolComponentTest() : source_(clock_), loop_(clock_), monitor_(loop_, source_, {seconds(10)}) {
+    NodeSnapshot node;
+    node.devices.push_back(RoceDevice("mlx5_0", kNetdev, {}));
+    source_.node = node;
+    fs_.AddFile("/host/sys/class/net/ens1f0np0/speed", "100000\n");
+    EthtoolOptions options;
+    auto component = std::make_unique<EthtoolComponent>(options, fs_, HostPaths::ForRoots("/host"),
+                                                        std::make_unique<NoKernel>(),
+                                                        std::make_unique<NoKernel>());
+    ethtool_ = component.get();
+    monitor_.AddComponent(std::move(component));
+    monitor_.SetEventObserver(
+        [this](double, std::string_view what) { events_.emplace_back(what); });
+    WriteRecordings();
+    modules_ = HealthyQuadLanes();
+    WriteModule();
+  }
+  void WriteRecordings() {
+    DriverStatistics s;
+    s.counters = {{"rx_packets_phy", 1000},
+                  {"rx_corrected_bits_phy", corrected_bits_},
+                  {"rx_symbol_err_phy", 0},
+                  {"link_down_events_phy", 2},
+                  {"rx_prio3_pause", 10},
+                  {"rx_prio3_pause_duration", rx_pause_us_},
+                  {"tx_prio3_pause", 10},
+                  {"tx_prio3_pause_duration", tx_pause_us_},
+                  {"tx_pause_storm_warning_events", 0},
+                  {"tx_pause_storm_error_events", 0},
+                  {"some_future_counter", 7}};
+    fs_.AddFile(kDir + "statistics", FormatDriverStatisticsText(s));
+    FecReading fec;
+    fec.corrected_blocks = corrected_bits_ / 2;
+    fec.uncorrectable_blocks = uncorrectable_;
+    fs_.AddFile(kDir + "fec", FormatFecRecording(fec));
+    fs_.AddFile(kDir + "link_state", "link: yes\n");
+    fs_.AddFile(kDir + "pause", kUnsupportedRecording);
+  }
+  void WriteModule() {
+    for (const auto& [address, bytes] : Sff8636Pages(modules_))
+      fs_.AddFile(kDir + "module/" + ModulePageFileName(address), bytes);
+  }
+  // 10 s pass in which the link corrected bits at `ber`, lost `uncorrectable` blocks and was
+  // paused `tx_paused` / `rx_paused` of the time on priority 3.
+  void Poll(double ber, uint64_t uncorrectable = 0, double tx_paused = 0, double rx_paused = 0) {
+    corrected_bits_ += static_cast<uint64_t>(ber * 100e9 * 10);
+    uncorrectable_ += uncorrectable;
+    tx_pause_us_ += static_cast<uint64_t>(tx_paused * 10e6);
+    rx_pause_us_ += static_cast<uint64_t>(rx_paused * 10e6);
+    WriteRecordings();
+    clock_.Advance(seconds(10));
+    loop_.RunOnce(Duration::zero());
+  }
+  std::string Exposition() {
+    return prometheus::TextSerializer().Serialize(monitor_.BuildExposition());
+  }
+  std::optional<double> Sample(const std::string& series) {
+    return FindSample(Exposition(), series);
+  }
+  std::vector<std::string> Checks() {
+    std::vector<std::string> checks;
+    for (const Finding& f : monitor_.CurrentFindings()) checks.push_back(f.check);
+    return checks;
+  }
+
+  FakeClock clock_;
+  FakeSnapshotSource source_;
+  EventLoop loop_;
+  Monitor monitor_;
+  FakeFileSystem fs_;
+  EthtoolComponent* ethtool_ = nullptr;
+  std::vector<std::string> events_;
+  ModuleValues modules_;
+  uint64_t corrected_bits_ = 1'000'000, uncorrectable_ = 0, tx_pause_us_ = 0, rx_pause_us_ = 0;
+};
+
+TEST_F(EthtoolComponentTest, HealthyRecordedLinkExportsItsCountersAndOk) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  for (int i = 0; i < 7; ++i) Poll(1e-8);
+  EXPECT_EQ(Sample("rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"ok\"}"), 1);
+  EXPECT_NEAR(*Sample("rocewatch_netdev_pre_fec_ber{netdev=\"ens1f0np0\"}"), 1e-8, 1e-10);
+  EXPECT_EQ(Sample("rocewatch_netdev_fec_uncorrectable_blocks_total{netdev=\"ens1f0np0\"}"), 0);
+  EXPECT_EQ(Sample("rocewatch_netdev_link_down_events_total{netdev=\"ens1f0np0\"}"), 2);
+  EXPECT_EQ(Sample("rocewatch_netdev_ethtool_supported{netdev=\"ens1f0np0\",request=\"pause\"}"),
+            0);
+  EXPECT_EQ(Sample("rocewatch_netdev_ethtool_supported{netdev=\"ens1f0np0\",request=\"fec\"}"), 1);
+  EXPECT_NEAR(*Sample("rocewatch_module_rx_power_watts{netdev=\"ens1f0np0\",lane=\"1\"}"), 0.63e-3,
+              1e-7);
+  EXPECT_NEAR(*Sample("rocewatch_module_temperature_celsius{netdev=\"ens1f0np0\"}"), 40.5, 1e-9);
+  EXPECT_TRUE(Checks().empty());
+}
+
+TEST_F(EthtoolComponentTest, BerDegradingIsAnEventAFindingAndTheStateMetric) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  for (int i = 0; i < 7; ++i) Poll(1e-8);
+  for (int i = 0; i < 7; ++i) Poll(5e-5);
+  EXPECT_EQ(Sample("rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"degraded\"}"), 1);
+  EXPECT_NEAR(*Sample("rocewatch_netdev_pre_fec_ber{netdev=\"ens1f0np0\"}"), 5e-5, 1e-7);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"link_quality_degraded"});
+  ASSERT_FALSE(events_.empty());
+  EXPECT_NE(events_.back().find("ens1f0np0 link quality ok -> degraded: pre-FEC BER"),
+            std::string::npos)
+      << events_.back();
+}
+
+TEST_F(EthtoolComponentTest, UncorrectableBlocksAreFailing) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  for (int i = 0; i < 3; ++i) Poll(1e-8, 200);
+  EXPECT_EQ(Sample("rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"failing\"}"), 1);
+  EXPECT_EQ(Sample("rocewatch_netdev_fec_uncorrectable_blocks_total{netdev=\"ens1f0np0\"}"), 600);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"link_quality_failing"});
+}
+
+TEST_F(EthtoolComponentTest, PfcStormEachWay) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  Poll(1e-8, 0, /*tx_paused=*/0.9);
+  const std::string tx = "{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"}";
+  const std::string rx = "{netdev=\"ens1f0np0\",priority=\"3\",direction=\"rx\"}";
+  EXPECT_EQ(Sample("rocewatch_netdev_pfc_storm" + tx), 1);
+  EXPECT_EQ(Sample("rocewatch_netdev_pfc_storm" + rx), 0);
+  EXPECT_NEAR(*Sample("rocewatch_netdev_pfc_pause_seconds_total" + tx), 9, 1e-6);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"pfc_storm_tx"});
+  Poll(1e-8, 0, 0, /*rx_paused=*/0.8);
+  EXPECT_EQ(Sample("rocewatch_netdev_pfc_storm" + tx), 0);
+  EXPECT_EQ(Sample("rocewatch_netdev_pfc_storm" + rx), 1);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"pfc_storm_rx"});
+}
+
+TEST_F(EthtoolComponentTest, OpticsOutOfRangeAtTheOpticsCadence) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  modules_.rx_power_watts[1] = 0.02e-3;  // below the module's 0.04 mW low alarm
+  WriteModule();
+  Poll(1e-8);  // 10 s: the optics cadence (60 s) has not come round
+  EXPECT_EQ(Sample("rocewatch_module_out_of_range{netdev=\"ens1f0np0\",quantity=\"rx_power\","
+                   "lane=\"2\",level=\"alarm\",side=\"low\"}"),
+            std::nullopt);
+  for (int i = 0; i < 5; ++i) Poll(1e-8);
+  EXPECT_EQ(Sample("rocewatch_module_out_of_range{netdev=\"ens1f0np0\",quantity=\"rx_power\","
+                   "lane=\"2\",level=\"alarm\",side=\"low\"}"),
+            1);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"optics_alarm"});
+}
+
+TEST_F(EthtoolComponentTest, AFailingModuleReadIsCountedNotFatal) {
+  fs_.AddFile(kDir + "module/page03", "error: I2C read failed (module flapping)\n");
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  EXPECT_EQ(Sample("rocewatch_module_read_success{netdev=\"ens1f0np0\"}"), 0);
+  EXPECT_EQ(Sample("rocewatch_source_errors_total{source=\"ethtool_module\"}"), 1);
+  // The lower page still decoded: temperature is known, thresholds are not.
+  EXPECT_TRUE(Sample("rocewatch_module_temperature_celsius{netdev=\"ens1f0np0\"}"));
+}
+
+TEST_F(EthtoolComponentTest, ReportEntriesCarryTheDetectorsStates) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  for (int i = 0; i < 3; ++i) Poll(3e-4);
+  std::vector<LinkQualityEntry> entries = ethtool_->ReportEntries();
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_TRUE(entries[0].readings.recorded);
+  ASSERT_TRUE(entries[0].quality);
+  EXPECT_EQ(entries[0].quality->state, LinkQualityState::kFailing);
+  nlohmann::ordered_json json = LinkQualityToJson(entries);
+  EXPECT_EQ(json[0]["state"], "failing");
+  EXPECT_EQ(json[0]["source"], "recording");
+  EXPECT_NE(RenderLinkQualityText(entries).find("ens1f0np0: failing, pre-FEC BER 3.0e-04"),
+            std::string::npos)
+      << RenderLinkQualityText(entries);
+}
+
+}  // namespace
+}  // namespace rocewatch
