@@ -124,5 +124,41 @@ TEST_F(NetlinkComponentTest, MalformedMessagesCountAsSourceErrors) {
   EXPECT_TRUE(found);
 }
 
+
+// The carrier-down event carries why the link went down, as the driver's link_ext_state says it.
+TEST(NetlinkComponentReasonTest, CarrierDownEventCarriesTheLinkExtStateReason) {
+  FakeClock clock;
+  FakeSnapshotSource snapshots(clock);
+  snapshots.node.devices.push_back(RoceDevice("mlx5_0", "rnic0", {}));
+  EventLoop loop(clock);
+  Monitor monitor(loop, snapshots, {seconds(60), milliseconds(100)});
+  auto source = std::make_unique<FakeRtnetlinkSource>();
+  FakeRtnetlinkSource* fake = source.get();
+  fake->dump().links = {MakeLink(4, "rnic0", true, 1)};
+  NetlinkComponent::Options options;
+  std::vector<std::string> asked;
+  options.link_down_reason = [&asked](const std::string& netdev) {
+    asked.push_back(netdev);
+    return std::string("bad signal integrity (large number of physical errors)");
+  };
+  monitor.AddComponent(std::make_unique<NetlinkComponent>(options, std::move(source)));
+  std::vector<std::string> events;
+  monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
+  ASSERT_TRUE(monitor.Start().ok());
+  NetlinkMessage down = MakeLink(4, "rnic0", false, 2);
+  std::visit([&](auto& x) { x.at = clock.Now(); }, down);
+  fake->Push(std::move(down));
+  for (int i = 0; i < 5; ++i) {
+    clock.Advance(milliseconds(10));
+    loop.RunOnce(Duration::zero());
+  }
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1],
+            "rnic0: carrier down (operstate LOWERLAYERDOWN), link_ext_state: bad signal integrity "
+            "(large number of physical errors)");
+  EXPECT_EQ(asked, std::vector<std::string>{"rnic0"});  // only for the carrier loss
+  monitor.Stop();
+}
+
 }  // namespace
 }  // namespace rocewatch
