@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "app/collect_command.h"
 #include "app/diagnose_command.h"
 #include "app/logging.h"
 #include "app/npd_command.h"
@@ -156,7 +157,20 @@ int RunCli(int argc, char** argv) {
 
   app.add_subcommand("version", "Version and build information");
 
-  const bool diagnosing = argc > 1 && std::strcmp(argv[1], "diagnose") == 0;
+  RawCommon collect_common;
+  std::string collect_dir;
+  bool collect_no_optics = false;
+  CLI::App* collect = app.add_subcommand(
+      "collect", "Write a support bundle (a host-root tree that diagnose --host-root reads)");
+  AddCommonFlags(collect, collect_common);
+  collect->add_option("DIR", collect_dir, "Where to write the bundle (created if missing)")
+      ->required();
+  collect->add_flag("--no-optics", collect_no_optics, "Do not read transceiver pages (I2C)")
+      ->envname("ROCEWATCH_NO_OPTICS");
+
+  // diagnose and collect report bad flags with status 3 ("could not run"), run with 2.
+  const bool diagnosing =
+      argc > 1 && (std::strcmp(argv[1], "diagnose") == 0 || std::strcmp(argv[1], "collect") == 0);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -171,6 +185,16 @@ int RunCli(int argc, char** argv) {
   if (app.got_subcommand("version")) {
     std::cout << "rocewatch " << kVersion << " (" << kGitRevision << ")\n";
     return 0;
+  }
+
+  if (collect->parsed()) {
+    StatusOr<CommonOptions> common = ValidateCommon(collect_common);
+    if (!common.ok()) {
+      std::cerr << "rocewatch collect: " << common.status().message() << "\n";
+      return 3;
+    }
+    CollectCommandOptions options{*common, collect_dir, !collect_no_optics};
+    return RunCollect(options, std::cout, std::cerr);
   }
 
   if (diagnose->parsed()) {

@@ -2,20 +2,15 @@
 
 #include <set>
 
-#include "ethtool/ioctl_driver_statistics_source.h"
-#include "ethtool/libnl_ethtool_source.h"
+#include "ethtool/live_ethtool_sources.h"
 
 namespace rocewatch {
 
 std::vector<LinkQualityEntry> ReadLinkQualityOnce(const FileSystem& fs, const HostPaths& paths,
                                                   const std::vector<std::string>& netdevs,
                                                   bool optics) {
-  IoctlDriverStatisticsSource statistics;
-  LibnlEthtoolSource netlink;
-  const bool have_statistics = statistics.Open().ok();
-  const bool have_netlink = netlink.Open().ok();
-  EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root,
-                       have_statistics ? &statistics : nullptr, have_netlink ? &netlink : nullptr);
+  LiveEthtoolSources live;
+  EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, live.statistics(), live.netlink());
   std::vector<LinkQualityEntry> entries;
   for (auto& [netdev, readings] :
        poller.Poll(std::set<std::string>(netdevs.begin(), netdevs.end()))) {

@@ -1,0 +1,261 @@
+#include "collect/support_bundle.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "build_info.h"
+#include "ethtool/ethtool_recording.h"
+#include "ethtool/ethtool_text.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr size_t kMaxFileBytes = 1 << 20;
+
+bool IsNumber(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(c); });
+}
+
+// Copies files between a host path and its place in the bundle.
+class Copier {
+ public:
+  Copier(const FileSystem& fs, BundleWriter& out, CollectSummary& summary)
+      : fs_(fs), out_(out), summary_(summary) {}
+
+  // Copies the regular file `from` to `to`; a failed read is skipped (absent reads back as absent).
+  bool File(const std::string& from, const std::string& to) {
+    StatusOr<std::string> content = fs_.ReadFile(from, kMaxFileBytes);
+    if (!content.ok()) return false;
+    return Write(to, *content);
+  }
+  bool Write(const std::string& to, const std::string& content) {
+    Status written = out_.WriteFile(to, content);
+    if (!written.ok()) {
+      if (summary_.files == 0) fatal_ = written;
+      summary_.failures.push_back(written.message());
+      return false;
+    }
+    ++summary_.files;
+    return true;
+  }
+  // Copies the files directly in `from` (not its subdirectories, not links).
+  void Files(const std::string& from, const std::string& to) {
+    StatusOr<std::vector<std::string>> names = fs_.ListDir(from);
+    if (!names.ok()) return;
+    for (const std::string& name : *names) {
+      const std::string path = JoinPath(from, name);
+      if (fs_.ReadLink(path).ok() || fs_.IsDirectory(path)) continue;
+      File(path, JoinPath(to, name));
+    }
+  }
+  // Copies `from` recursively (regular files and directories; links are not followed, so sysfs
+  // loops cannot trap it), at most `depth` levels down.
+  void Tree(const std::string& from, const std::string& to, int depth = 6) {
+    StatusOr<std::vector<std::string>> names = fs_.ListDir(from);
+    if (!names.ok()) return;
+    if (names->empty()) Dir(to);
+    for (const std::string& name : *names) {
+      const std::string path = JoinPath(from, name);
+      if (fs_.ReadLink(path).ok()) continue;
+      if (fs_.IsDirectory(path)) {
+        if (depth > 0) Tree(path, JoinPath(to, name), depth - 1);
+      } else {
+        File(path, JoinPath(to, name));
+      }
+    }
+  }
+  // An empty directory (its presence is information: a device without netdev attributes).
+  void Dir(const std::string& to) {
+    if (Status made = out_.MakeDir(to); !made.ok()) summary_.failures.push_back(made.message());
+  }
+  Status fatal() const { return fatal_; }
+
+ private:
+  const FileSystem& fs_;
+  BundleWriter& out_;
+  CollectSummary& summary_;
+  Status fatal_;
+};
+
+// The RNIC netdevs: device/net/* of every RDMA device and the netdevs its GID entries name.
+std::set<std::string> RnicNetdevs(const FileSystem& fs, const std::string& infiniband) {
+  std::set<std::string> netdevs;
+  StatusOr<std::vector<std::string>> devices = fs.ListDir(infiniband);
+  if (!devices.ok()) return netdevs;
+  for (const std::string& device : *devices) {
+    const std::string dir = JoinPath(infiniband, device);
+    if (auto net = fs.ListDir(JoinPath(dir, "device/net")); net.ok())
+      netdevs.insert(net->begin(), net->end());
+    auto ports = fs.ListDir(JoinPath(dir, "ports"));
+    if (!ports.ok()) continue;
+    for (const std::string& port : *ports) {
+      const std::string ndevs = JoinPath(dir, "ports/" + port + "/gid_attrs/ndevs");
+      auto slots = fs.ListDir(ndevs);
+      if (!slots.ok()) continue;
+      for (const std::string& slot : *slots) {
+        StatusOr<std::string> name = fs.ReadFile(JoinPath(ndevs, slot), 64);
+        if (!name.ok()) continue;
+        std::string n = *name;
+        while (!n.empty() && (n.back() == '\n' || n.back() == ' ')) n.pop_back();
+        if (!n.empty()) netdevs.insert(n);
+      }
+    }
+  }
+  return netdevs;
+}
+
+void CollectEthtool(EthtoolPoller& ethtool, const std::set<std::string>& netdevs, Copier& copy,
+                    CollectSummary& summary, const CollectOptions& options) {
+  for (auto& [netdev, r] : ethtool.Poll(netdevs)) {
+    if (!r.present) continue;
+    if (!r.recorded && r.outcomes.empty()) continue;  // no ethtool access at all
+    const std::string dir = "rocewatch/ethtool/" + netdev + "/";
+    auto record = [&](const char* request, const std::string& file, const auto& reading,
+                      auto format) {
+      auto outcome = r.outcomes.find(request);
+      if (outcome == r.outcomes.end()) return;
+      if (outcome->second == RequestOutcome::kAnswered && reading) {
+        copy.Write(dir + file, format(*reading));
+      } else if (outcome->second == RequestOutcome::kUnsupported) {
+        copy.Write(dir + file, kUnsupportedRecording);
+      } else if (outcome->second == RequestOutcome::kFailed) {
+        summary.failures.push_back(netdev + " " + request + " failed");
+      }
+    };
+    record("statistics", "statistics", r.driver, FormatDriverStatisticsText);
+    record("fec", "fec", r.fec, FormatFecRecording);
+    record("link_state", "link_state", r.link_state, FormatLinkStateRecording);
+    record("pause", "pause", r.pause, FormatPauseRecording);
+    record("standard_statistics", "standard_statistics", r.standard,
+           FormatStandardStatisticsRecording);
+    for (const std::string& error : r.errors) summary.failures.push_back(netdev + " " + error);
+    if (!options.optics) continue;
+    ModuleOutcome module = ethtool.PollModule(netdev);
+    for (const auto& [address, bytes] : module.pages)
+      copy.Write(dir + "module/" + ModulePageFileName(address), bytes);
+    if (!module.error.empty()) summary.failures.push_back(netdev + " module: " + module.error);
+  }
+}
+
+}  // namespace
+
+StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPaths& paths,
+                                              EthtoolPoller& ethtool, NetdevReader& netdev_reader,
+                                              BundleWriter& out, const CollectOptions& options,
+                                              double unix_now) {
+  CollectSummary summary;
+  Copier copy(fs, out, summary);
+  nlohmann::ordered_json meta = {{"rocewatch_version", kVersion},
+                                 {"git_revision", kGitRevision},
+                                 {"collected_at_unix", unix_now},
+                                 {"host_root", paths.host_root}};
+  if (!copy.Write("rocewatch/bundle.json", meta.dump(2) + "\n")) return copy.fatal();
+
+  // sysfs: the RDMA devices, each as a plain directory (the class entries are links in sysfs).
+  // The class directories exist even when empty: a host without RDMA devices reads back as one.
+  copy.Dir("sys/class/infiniband");
+  copy.Dir("sys/class/net");
+  const std::string infiniband = paths.InfinibandClassDir();
+  if (auto devices = fs.ListDir(infiniband); devices.ok()) {
+    for (const std::string& device : *devices) {
+      const std::string from = JoinPath(infiniband, device);
+      const std::string to = "sys/class/infiniband/" + device;
+      copy.Files(from, to);
+      copy.Tree(JoinPath(from, "ports"), to + "/ports");
+      const std::string net = JoinPath(from, "device/net");
+      if (auto names = fs.ListDir(net); names.ok())
+        for (const std::string& name : *names)
+          if (!copy.File(JoinPath(net, name + "/dev_port"),
+                         to + "/device/net/" + name + "/dev_port"))
+            copy.Dir(to + "/device/net/" + name);
+    }
+  } else {
+    summary.failures.push_back(infiniband + ": " + devices.status().message());
+  }
+
+  const std::set<std::string> netdevs = RnicNetdevs(fs, infiniband);
+  summary.netdevs.assign(netdevs.begin(), netdevs.end());
+  for (const std::string& netdev : netdevs) {
+    copy.Files(JoinPath(paths.NetClassDir(), netdev), "sys/class/net/" + netdev);
+    copy.Files(JoinPath(paths.NetClassDir(), netdev + "/statistics"),
+               "sys/class/net/" + netdev + "/statistics");
+  }
+  std::vector<std::string> ipv6_confs(netdevs.begin(), netdevs.end());
+  ipv6_confs.push_back("all");
+  ipv6_confs.push_back("default");
+  for (const std::string& conf : ipv6_confs)
+    copy.File(JoinPath(paths.procfs_root, "sys/net/ipv6/conf/" + conf + "/keep_addr_on_down"),
+              "proc/sys/net/ipv6/conf/" + conf + "/keep_addr_on_down");
+
+  // Network configuration and the managers' runtime state.
+  for (const char* dir : {"NetworkManager", "systemd/network", "netplan", "network"})
+    copy.Tree(JoinPath(paths.etc_root, dir), std::string("etc/") + dir);
+  for (const char* file : {"systemd/networkd.conf"})
+    copy.File(JoinPath(paths.etc_root, file), std::string("etc/") + file);
+  copy.Tree(JoinPath(paths.etc_root, "systemd/networkd.conf.d"), "etc/systemd/networkd.conf.d");
+  for (const char* dir : {"NetworkManager/devices", "systemd/netif/links"})
+    copy.Tree(JoinPath(paths.run_root, dir), std::string("run/") + dir);
+
+  // Processes that hold an RDMA device, with their NCCL environment.
+  if (auto pids = fs.ListDir(paths.procfs_root); pids.ok()) {
+    for (const std::string& pid : *pids) {
+      if (!IsNumber(pid)) continue;
+      const std::string dir = JoinPath(paths.procfs_root, pid);
+      // The network managers' processes: diagnose says whether they run.
+      if (StatusOr<std::string> comm = fs.ReadFile(JoinPath(dir, "comm"), 256); comm.ok()) {
+        if (*comm == "NetworkManager\n" || *comm == "systemd-networkd\n")
+          copy.Write("proc/" + pid + "/comm", *comm);
+      }
+      auto fds = fs.ListDir(JoinPath(dir, "fd"));
+      if (!fds.ok()) continue;
+      std::vector<std::pair<std::string, std::string>> uverbs;
+      for (const std::string& fd : *fds) {
+        StatusOr<std::string> target = fs.ReadLink(JoinPath(dir, "fd/" + fd));
+        if (target.ok() && target->rfind("/dev/infiniband/uverbs", 0) == 0)
+          uverbs.emplace_back(fd, *target);
+      }
+      if (uverbs.empty()) continue;
+      for (const auto& [fd, target] : uverbs) {
+        Status linked = out.MakeLink("proc/" + pid + "/fd/" + fd, target);
+        if (!linked.ok()) summary.failures.push_back(linked.message());
+      }
+      for (const char* file : {"comm", "cmdline", "environ", "cgroup", "maps"}) {
+        StatusOr<std::string> content = fs.ReadFile(JoinPath(dir, file), kMaxFileBytes);
+        if (content.ok()) {
+          copy.Write("proc/" + pid + "/" + file, *content);
+        } else if (content.status().code() != StatusCode::kNotFound) {
+          summary.failures.push_back("proc/" + pid + "/" + file + ": " +
+                                     content.status().message());
+        }
+      }
+    }
+  }
+
+  // Addresses and link flags as this namespace sees them, for people reading the bundle.
+  std::string addresses = "# netdev: carrier, addresses (this network namespace at collect time)\n";
+  for (auto& [name, observation] :
+       netdev_reader.Read(std::vector<std::string>(netdevs.begin(), netdevs.end()))) {
+    addresses += name + ": ";
+    if (!observation.in_namespace) {
+      addresses += "not in the namespace\n";
+      continue;
+    }
+    addresses += observation.state.carrier ? "carrier up" : "carrier down";
+    for (const IpAddress& a : observation.state.addresses) addresses += " " + a.ToString();
+    addresses += "\n";
+  }
+  copy.Write("rocewatch/netlink/addresses", addresses);
+
+  CollectEthtool(ethtool, netdevs, copy, summary, options);
+
+  meta["rnic_netdevs"] = summary.netdevs;
+  meta["files"] = summary.files + 1;
+  meta["failures"] = summary.failures;
+  copy.Write("rocewatch/bundle.json", meta.dump(2) + "\n");
+  return summary;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,46 @@
+#pragma once
+// `rocewatch collect DIR`: what diagnose reads from this host, written as a host-root tree that
+// `rocewatch diagnose --host-root DIR` (and `run`) read on any machine (docs/bundle.md):
+//   sys/class/infiniband/<dev>/        device attributes, ports/ (state, GIDs, counters), the
+//                                      netdevs of device/net/ (dev_port)
+//   sys/class/net/<netdev>/            the RNIC netdevs' attributes and statistics/
+//   etc/, run/                         NetworkManager, systemd-networkd, netplan, ifupdown
+//   proc/<pid>/                        processes holding /dev/infiniband/uverbs*: comm, cmdline,
+//                                      environ, cgroup, maps and those fd links
+//   proc/sys/net/ipv6/conf/            keep_addr_on_down of the RNIC netdevs, all and default
+//   rocewatch/ethtool/<netdev>/        the ethtool answers as recordings (ethtool_recording.h)
+//   rocewatch/netlink/addresses        the RNIC netdevs' addresses and link flags (for people)
+//   rocewatch/bundle.json              what was collected, when, by which version, what failed
+// Attributes the kernel refuses to read (EINVAL on an empty GID slot, speed of a down link) are
+// left out, which reads back the same way: as absent.
+
+#include <string>
+#include <vector>
+
+#include "collect/bundle_writer.h"
+#include "ethtool/ethtool_poller.h"
+#include "os/file_system.h"
+#include "os/host_paths.h"
+#include "os/netdev_reader.h"
+
+namespace rocewatch {
+
+struct CollectOptions {
+  bool optics = true;  // read transceiver pages
+};
+
+struct CollectSummary {
+  size_t files = 0;
+  std::vector<std::string> netdevs;   // the RNIC netdevs found
+  std::vector<std::string> failures;  // one line per item that could not be collected
+};
+
+// Collects from the host under `paths` through `fs` (and, for the ethtool recordings, `ethtool`;
+// for addresses, `netdevs`) into `out`. Never stops at a failed item: it is listed in failures.
+// Errors: only a bundle that cannot be written at all (the first write fails).
+StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPaths& paths,
+                                              EthtoolPoller& ethtool, NetdevReader& netdevs,
+                                              BundleWriter& out, const CollectOptions& options,
+                                              double unix_now);
+
+}  // namespace rocewatch
