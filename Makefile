@@ -5,8 +5,8 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build run test test-unit test-integration test-e2e bench test-asan test-tsan \
-        sanitizer-deps fuzz soak install format clean
+.PHONY: all deps build run test test-unit test-integration test-e2e test-image image bench test-asan \
+        test-tsan sanitizer-deps fuzz soak install format clean
 
 all: build
 
@@ -21,9 +21,10 @@ build: deps
 run: build
 	@scripts/demo.sh $(BUILD)
 
+# The image smoke test (label image) builds the whole image: it runs in `make test-image`.
 test: build
 	@scripts/install-deps.sh build e2e
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 900
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 900 -LE image
 
 test-unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L unit
@@ -34,6 +35,17 @@ test-integration: build
 test-e2e: build
 	@scripts/install-deps.sh build e2e
 	ctest --test-dir $(BUILD) --output-on-failure -L e2e
+
+# The OCI image with podman (deploy/container/Dockerfile; base image: scripts/build-image.sh).
+# IMAGE names it (default localhost/rocewatch:<version>); BASE_IMAGE overrides the base.
+image:
+	@scripts/install-deps.sh image
+	scripts/build-image.sh $(IMAGE)
+
+# Builds the image and runs its binary from the mounted image (tests/image; docs/deploy.md).
+test-image: build
+	@scripts/install-deps.sh build image
+	ctest --test-dir $(BUILD) --output-on-failure -L image
 
 # Sanitizer builds (clang) run the unit and integration tests. Suppressions, each justified in
 # its file: tests/sanitizers/. TSAN_LABELS narrows the TSan run (CI: see .ci/run).

@@ -3,6 +3,7 @@
 #   scripts/install-deps.sh build      libraries and tools to build and unit-test
 #   scripts/install-deps.sh e2e        + Prometheus, Alertmanager, yamllint (end-to-end tests)
 #   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
+#   scripts/install-deps.sh image      + podman, buildah, mmdebstrap (make image, make test-image)
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git
@@ -12,6 +13,7 @@ build_pkgs=(build-essential cmake pkg-config git
 e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl)
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
+image_pkgs=(podman buildah mmdebstrap)
 
 wanted=("${build_pkgs[@]}")
 for set in "$@"; do
@@ -20,6 +22,7 @@ for set in "$@"; do
     e2e) wanted+=("${e2e_pkgs[@]}") ;;
     bench) wanted+=("${bench_pkgs[@]}") ;;
     fuzz) wanted+=("${fuzz_pkgs[@]}") ;;
+    image) wanted+=("${image_pkgs[@]}") ;;
     *) echo "install-deps: unknown set '$set'" >&2; exit 2 ;;
   esac
 done
