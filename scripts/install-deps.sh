@@ -7,6 +7,7 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libibverbs-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev prometheus-cpp-dev libspdlog-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev
   iproute2 python3 curl)

@@ -137,6 +137,24 @@ int RunCli(int argc, char** argv) {
   AddTrafficFlags(*run, traffic_flags);
   EthtoolFlagValues ethtool_flags;
   AddEthtoolFlags(*run, ethtool_flags);
+  // Who uses each rail (docs/detection.md, "Who uses a rail").
+  std::string consumer_scan_interval = "10s", consumer_recheck = "30m", kubelet_timeout = "2s";
+  std::string run_kubelet_socket, diagnose_kubelet_socket;
+  run->add_option("--consumer-scan-interval", consumer_scan_interval,
+                  "How often RDMA consumers (processes, pods, jobs) are looked for; 0 disables")
+      ->envname("ROCEWATCH_CONSUMER_SCAN_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--consumer-recheck", consumer_recheck,
+                  "A process looked at before is looked at again after this long")
+      ->envname("ROCEWATCH_CONSUMER_RECHECK")
+      ->capture_default_str();
+  run->add_option("--kubelet-socket", run_kubelet_socket,
+                  "The kubelet pod-resources socket (default <host-root>/var/lib/kubelet/"
+                  "pod-resources/kubelet.sock; none: not used)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
+  run->add_option("--kubelet-timeout", kubelet_timeout, "Deadline of one kubelet call")
+      ->envname("ROCEWATCH_KUBELET_TIMEOUT")
+      ->capture_default_str();
 
   RawCommon diagnose_common;
   bool json = false, npd = false;
@@ -154,6 +172,10 @@ int RunCli(int argc, char** argv) {
   bool no_optics = false;
   diagnose->add_flag("--no-optics", no_optics, "Do not read transceiver pages (I2C)")
       ->envname("ROCEWATCH_NO_OPTICS");
+  diagnose
+      ->add_option("--kubelet-socket", diagnose_kubelet_socket,
+                   "The kubelet pod-resources socket (default under --host-root; none: not used)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
 
   app.add_subcommand("version", "Version and build information");
 
@@ -215,6 +237,7 @@ int RunCli(int argc, char** argv) {
     }
     options.npd = npd;
     options.optics = !no_optics;
+    options.consumers.kubelet_socket = diagnose_kubelet_socket;
     if (npd) return RunDiagnoseForNpd(options, std::cout);
     return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
@@ -257,6 +280,18 @@ int RunCli(int argc, char** argv) {
   StatusOr<EthtoolOptions> ethtool = EthtoolOptionsFromFlags(ethtool_flags);
   if (!ethtool.ok()) return fail(ethtool.status());
   options.ethtool = *ethtool;
+  StatusOr<Duration> scan_interval = ParseDuration(consumer_scan_interval);
+  if (!scan_interval.ok())
+    return fail(
+        Status::InvalidArgument("--consumer-scan-interval: " + scan_interval.status().message()));
+  options.consumers.scan_interval = *scan_interval;
+  StatusOr<Duration> recheck = PositiveDuration("--consumer-recheck", consumer_recheck);
+  if (!recheck.ok()) return fail(recheck.status());
+  options.consumers.recheck_after = *recheck;
+  StatusOr<Duration> kubelet_deadline = PositiveDuration("--kubelet-timeout", kubelet_timeout);
+  if (!kubelet_deadline.ok()) return fail(kubelet_deadline.status());
+  options.consumers.kubelet_timeout = *kubelet_deadline;
+  options.consumers.kubelet_socket = run_kubelet_socket;
   return RunDaemon(options);
 }
 

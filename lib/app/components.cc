@@ -1,9 +1,11 @@
 #include "app/components.h"
 
+#include "app/consumer_component.h"
 #include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
 #include "ethtool/ethtool_component.h"
+#include "consumers/kubelet_pod_resources_source.h"
 #include "traffic/traffic_component.h"
 
 namespace rocewatch {
@@ -21,11 +23,19 @@ std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEn
     return component->LinkDownReason(netdev);
   };
   components.push_back(std::make_unique<NetlinkComponent>(netlink));
-  components.push_back(GidDriftComponent::ForDaemon(
+  // Consumers first: the drift and traffic components name them in what they report.
+  auto consumers = std::make_shared<ConsumerBoard>();
+  components.push_back(std::make_unique<ConsumerComponent>(
+      env.procfs ? *env.procfs : env.fs, env.options.common.paths, env.options.consumers,
+      KubeletPodResourcesSourceFor(env.options.common.paths, env.options.consumers), consumers));
+  std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
       env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
-      GidDriftOptions{env.options.expected_gid_index}));
-  components.push_back(
-      std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2));
+      GidDriftOptions{env.options.expected_gid_index});
+  drift->UseConsumers(consumers);
+  components.push_back(std::move(drift));
+  auto traffic = std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2);
+  traffic->UseConsumers(consumers);
+  components.push_back(std::move(traffic));
   components.push_back(std::move(ethtool));
   return components;
 }

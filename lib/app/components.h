@@ -16,6 +16,9 @@ struct ComponentEnvironment {
   const RunOptions& options;
   const FileSystem& fs;
   VerbsDeviceSet* verbs_devices = nullptr;  // set when GIDs are read through verbs
+  // Reads of procfs files that may be larger than a page (maps, environ: seq_file-backed, they
+  // read short before their end). Null: `fs`.
+  const FileSystem* procfs = nullptr;
 };
 
 std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env);

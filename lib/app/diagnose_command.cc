@@ -4,9 +4,12 @@
 #include <ctime>
 
 #include "app/components.h"
+#include "app/consumer_component.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
+#include "consumers/consumer_merge.h"
+#include "consumers/kubelet_pod_resources_source.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
@@ -65,12 +68,15 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.interval = options.interval;
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
+    run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
     const TrafficComponent* traffic = nullptr;
     const EthtoolComponent* ethtool = nullptr;
+    const ConsumerComponent* consumers = nullptr;
     if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
     for (auto& component : BuildComponents({run_options, fs, gids->verbs_devices()})) {
       if (auto* t = dynamic_cast<const TrafficComponent*>(component.get())) traffic = t;
       if (auto* e = dynamic_cast<const EthtoolComponent*>(component.get())) ethtool = e;
+      if (auto* c = dynamic_cast<const ConsumerComponent*>(component.get())) consumers = c;
       monitor.AddComponent(std::move(component));
     }
     // Per-rail rates and traffic states at every periodic poll.
@@ -98,6 +104,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     report.snapshot = monitor.latest_snapshot();
     report.findings = monitor.CurrentFindings();
     if (ethtool) report.link_quality = ethtool->ReportEntries();
+    if (consumers) report.consumers = consumers->board().latest();
     monitor.Stop();
   } else {
     StatusOr<NodeSnapshot> snapshot = source.Take();
@@ -107,6 +114,20 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
       return 3;
     }
     report.snapshot = std::move(snapshot).value();
+  }
+  if (!report.consumers) {
+    // Who uses each rail: every process's descriptors, and the kubelet (docs/diagnose.md).
+    std::vector<std::string> devices;
+    for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
+    ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(clock.Now(), true);
+    std::unique_ptr<PodResourcesSource> kubelet =
+        KubeletPodResourcesSourceFor(paths, options.consumers);
+    std::optional<KubeletAnswer> answer;
+    if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
+    report.consumers = MergeConsumers(
+        devices, &scan, answer ? &*answer : nullptr,
+        kubelet ? std::vector<std::string>{}
+                : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
   }
 
   SystemNetdevReader netdev_reader(fs, paths);

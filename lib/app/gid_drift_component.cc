@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "consumers/stale_gid_impact.h"
+
 namespace rocewatch {
 
 std::vector<GidPortTable> GidPortTablesOf(const NodeSnapshot& snapshot) {
@@ -69,11 +71,11 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   for (const GidChange& c : observation.changes) {
     const GidEntry& e = c.entry;
     if (c.kind == GidChangeKind::kMoved) {
-      ctx.RecordEvent(
-          fmt::format(
-              "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
-              c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index),
-          Severity::kWarning);
+      std::string line = fmt::format(
+          "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
+          c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index);
+      if (consumers_) line += " consumers=\"" + consumers_->DescribeConsumers(c.device) + "\"";
+      ctx.RecordEvent(line, Severity::kWarning);
       last_moves_[{c.device, e.port, e.netdev}] = c;
     } else if (baseline.count({c.device, e.port}) == 0) {
       ctx.RecordEvent(fmt::format("gid_{} device={} port={} netdev={} gid={} type={} index={}",
@@ -166,11 +168,19 @@ void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fi
   (void)ctx;
   for (const auto& [key, c] : last_moves_) {
     const GidDriftCounter& counter = detector_.state().counters.at(key);
+    std::string impact;
+    if (consumers_ && consumers_->latest()) {
+      impact = DescribeStaleGidImpact(consumers_->latest()->ConsumersOf(key.device), c.old_index,
+                                      c.new_index);
+      impact = impact.empty() ? "; consumers of " + key.device + ": " +
+                                    consumers_->DescribeConsumers(key.device)
+                              : ". Holding the stale entry: " + impact;
+    }
     out.push_back(
         {Severity::kCritical, "gid_drift", key.device + "/" + std::to_string(key.port),
          std::to_string(counter.events) + " GID move(s) on " + key.netdev +
              "; last: " + c.entry.gid + " (" + GidTypeLabel(c.entry.type) + ") from index " +
-             std::to_string(c.old_index) + " to " + std::to_string(c.new_index),
+             std::to_string(c.old_index) + " to " + std::to_string(c.new_index) + impact,
          "Jobs that resolved the old index (a pinned NCCL_IB_GID_INDEX, or QPs created before the "
          "move) use a stale GID: restart them. Keep the RNIC address across carrier loss "
          "(ifupdown, or NetworkManager ignore-carrier) so that the GID does not move."});

@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "app/monitor_component.h"
+#include "consumers/consumer_board.h"
 #include "gid/gid_drift_detector.h"
 #include "gid/gid_state_store.h"
 #include "verbs/verbs_device_set.h"
@@ -46,6 +47,10 @@ class GidDriftComponent final : public MonitorComponent {
                                                       VerbsDeviceSet* verbs_devices,
                                                       GidDriftOptions options);
   ~GidDriftComponent() override;
+
+  // Who uses each device: drift events and findings name the consumers that hold the stale entry
+  // and what happens to them (consumers/stale_gid_impact.h).
+  void UseConsumers(std::shared_ptr<const ConsumerBoard> board) { consumers_ = std::move(board); }
 
   std::string_view name() const override { return "gid_drift"; }
   Status Start(MonitorContext& ctx) override;
@@ -74,6 +79,7 @@ class GidDriftComponent final : public MonitorComponent {
   std::map<GidPortKey, std::vector<uint32_t>> holes_;
   // The last move per drift key, for findings.
   std::map<GidDriftKey, GidChange> last_moves_;
+  std::shared_ptr<const ConsumerBoard> consumers_;
 };
 
 // The ports of a snapshot as the detector's input: every port, its primary netdev and GIDs.

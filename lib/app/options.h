@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "consumers/consumer_options.h"
 #include "core/clock.h"
 #include "ethtool/ethtool_options.h"
 #include "export/listen_address.h"
@@ -42,6 +43,7 @@ struct RunOptions {
   Duration ip_missing_grace = std::chrono::seconds(15);
   TrafficOptions traffic;  // --traffic-* (docs/detection.md)
   EthtoolOptions ethtool;  // --ethtool-interval, --optics-interval, ... (docs/detection.md)
+  ConsumerOptions consumers;  // --consumer-*, --kubelet-* (docs/detection.md, "Who uses a rail")
 };
 
 struct DiagnoseOptions {
@@ -53,6 +55,7 @@ struct DiagnoseOptions {
   bool npd = false;
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
   bool optics = true;                           // read transceiver pages (--no-optics turns it off)
+  ConsumerOptions consumers;                    // --kubelet-socket
 };
 
 }  // namespace rocewatch

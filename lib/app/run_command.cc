@@ -58,6 +58,8 @@ int RunDaemon(const RunOptions& options) {
   SystemClock clock;
   // The daemon reads sysfs attributes, its state file and /proc/sys files: one read() each.
   PosixFileSystem fs(PosixFileSystem::Options{.stop_at_short_read = true});
+  // Processes' maps and environ are seq_file-backed and read short before their end.
+  PosixFileSystem procfs;
   EventLoop loop(clock);
   const HostPaths& paths = options.common.paths;
 
@@ -81,7 +83,7 @@ int RunDaemon(const RunOptions& options) {
       poller, gids->source(), clock, GidReadPolicy{options.gid_backstop, std::chrono::seconds(10)},
       SysfsCadence{options.slow_counter_interval, options.listing_backstop});
   Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
-  for (auto& component : BuildComponents({options, fs, gids->verbs_devices()}))
+  for (auto& component : BuildComponents({options, fs, gids->verbs_devices(), &procfs}))
     monitor.AddComponent(std::move(component));
 
   auto metrics = std::make_shared<SnapshotCollectable>();

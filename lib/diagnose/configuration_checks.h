@@ -30,6 +30,7 @@ inline constexpr char kNetworkdManagesForeignPolicyRules[] =
 inline constexpr char kIpv6FlushedOnLinkDown[] = "ipv6_flushed_on_link_down";
 inline constexpr char kNcclGidIndexWithoutRoceV2Gid[] = "nccl_gid_index_without_roce_v2_gid";
 inline constexpr char kNcclTimeoutBelowFlap[] = "nccl_timeout_below_flap";
+inline constexpr char kNcclTimeoutDefault[] = "nccl_timeout_default";
 inline constexpr char kNcclHcaAbsentDevice[] = "nccl_hca_absent_device";
 inline constexpr char kNcclInvalidSetting[] = "nccl_invalid_setting";
 inline constexpr char kNcclEnvironmentUnreadable[] = "nccl_environment_unreadable";

@@ -8,6 +8,7 @@
 #include "core/duration.h"
 #include "diagnose/check_groups.h"
 #include "model/gid.h"
+#include "nccl/nccl_version.h"
 
 namespace rocewatch {
 namespace {
@@ -22,6 +23,7 @@ struct ProcessGroup {
     return (members.size() == 1 ? "pid " : "pids ") + JoinList(pids, 6) + " (" + comm + ")";
   }
   const NcclSettings& settings() const { return members.front()->settings; }
+  const std::string& nccl_version() const { return members.front()->nccl_version; }
 };
 
 constexpr const char* kCheckedVariables[] = {"NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_FAMILY",
@@ -31,7 +33,7 @@ constexpr const char* kCheckedVariables[] = {"NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_
 std::vector<ProcessGroup> GroupBySettings(const NcclProcessScan& scan) {
   std::map<std::string, ProcessGroup> groups;
   for (const NcclProcess& p : scan.processes) {
-    std::string key = p.comm + '\0';
+    std::string key = p.comm + '\0' + p.nccl_version + '\0';
     for (const char* name : kCheckedVariables) {
       auto it = p.settings.raw.find(name);
       key += it == p.settings.raw.end() ? std::string("\1") : it->second;
@@ -112,25 +114,60 @@ std::string FormatSeconds(Duration d) {
   return text;
 }
 
+// What NCCL uses for one of the two retransmission settings: the value set, or the default of
+// the process's NCCL version. `text` says which, for the finding.
+struct EffectiveSetting {
+  long long value = 0;
+  std::string text;
+};
+
+EffectiveSetting EffectiveTimeout(const NcclSettings& s,
+                                  const std::optional<NcclVersion>& version) {
+  if (s.timeout) return {*s.timeout, Setting(s, "NCCL_IB_TIMEOUT")};
+  if (!version) return {20, Setting(s, "NCCL_IB_TIMEOUT", "20 assumed: NCCL >= 2.23's default")};
+  const long long value = NcclDefaultIbTimeout(*version);
+  return {
+      value,
+      Setting(s, "NCCL_IB_TIMEOUT",
+              ("default " + std::to_string(value) + " of NCCL " + version->ToString()).c_str())};
+}
+
 void CheckTimeout(const ConfigurationCheckInput& input, const ProcessGroup& group,
                   std::vector<Finding>& out) {
   const NcclSettings& s = group.settings();
-  if (!s.timeout && !s.retry_count) return;  // NCCL's defaults: see docs/diagnose.md
-  long long timeout = s.timeout.value_or(20);
-  long long retry = s.retry_count.value_or(7);
-  std::optional<Duration> budget = NcclSurvivableOutage(timeout, retry);
-  if (!budget || *budget >= input.flap_ride_through) return;
-  out.push_back(
-      {Severity::kWarning, check_id::kNcclTimeoutBelowFlap, group.Subject(),
-       Setting(s, "NCCL_IB_TIMEOUT", "20 assumed: NCCL >= 2.23's default") + " and " +
-           Setting(s, "NCCL_IB_RETRY_CNT", "default 7") + ": a QP gives up after about " +
-           FormatSeconds(*budget) + " without ACKs (4.096 us x 2^" + std::to_string(timeout) +
-           " x " + std::to_string(retry) + "), shorter than a link flap of " +
-           FormatDuration(input.flap_ride_through) +
-           " that the fabric must ride out: one flap kills the job's connections.",
-       "Start the job with NCCL_IB_TIMEOUT=20 or more (each step doubles the budget; 20 with "
-       "NCCL_IB_RETRY_CNT=7 rides out about 30 s) and NCCL_IB_RETRY_CNT=7, and enable the "
-       "NIC's adaptive retransmission (MegaScale's fix for flap-induced NCCL timeouts)."});
+  const std::optional<NcclVersion> version = ParseNcclVersion(group.nccl_version());
+  // Both unset and the version unknown: NCCL's default cannot be told (docs/diagnose.md).
+  if (!s.timeout && !s.retry_count && !version) return;
+  const EffectiveSetting timeout = EffectiveTimeout(s, version);
+  const long long retry = s.retry_count.value_or(kNcclDefaultIbRetryCount);
+  std::optional<Duration> budget = NcclSurvivableOutage(timeout.value, retry);
+  if (!budget) return;  // timeout 0: waits forever
+  const std::string evidence =
+      (version ? "NCCL " + version->ToString() + ", " : std::string()) + timeout.text + " and " +
+      Setting(s, "NCCL_IB_RETRY_CNT", "default 7") + ": a QP gives up after about " +
+      FormatSeconds(*budget) + " without ACKs (4.096 us x 2^" + std::to_string(timeout.value) +
+      " x " + std::to_string(retry) + ")";
+  const std::string remedy =
+      "Start the job with NCCL_IB_TIMEOUT=20 or more (each step doubles the budget; 20 with "
+      "NCCL_IB_RETRY_CNT=7 rides out about 30 s) and NCCL_IB_RETRY_CNT=7, and enable the "
+      "NIC's adaptive retransmission (MegaScale's fix for flap-induced NCCL timeouts).";
+  if (*budget < input.flap_ride_through) {
+    out.push_back({Severity::kWarning, check_id::kNcclTimeoutBelowFlap, group.Subject(),
+                   evidence + ", shorter than a link flap of " +
+                       FormatDuration(input.flap_ride_through) +
+                       " that the fabric must ride out: one flap kills the job's connections.",
+                   remedy});
+    return;
+  }
+  if (s.timeout && s.retry_count) return;  // set explicitly, and long enough
+  out.push_back({Severity::kInfo, check_id::kNcclTimeoutDefault, group.Subject(),
+                 evidence + ", enough for a link flap of " +
+                     FormatDuration(input.flap_ride_through) +
+                     ", but only by NCCL's default: another NCCL version changes it (14 before "
+                     "2.14, 18 through 2.22, 20 from 2.23).",
+                 "Set NCCL_IB_TIMEOUT and NCCL_IB_RETRY_CNT explicitly in the job's launch "
+                 "configuration (MegaScale's lesson), e.g. NCCL_IB_TIMEOUT=20 "
+                 "NCCL_IB_RETRY_CNT=7."});
 }
 
 void CheckHcaNamesDevices(const ConfigurationCheckInput& input, const ProcessGroup& group,

@@ -1,18 +1,35 @@
 #include "nccl/nccl_process_scan.h"
 
+#include "nccl/nccl_library.h"
+
 namespace rocewatch {
 namespace {
 
 bool Unreadable(const Status& status) { return status.code() != StatusCode::kNotFound; }
 
+// A training process maps a few thousand regions (~150 bytes a line); more is cut.
+constexpr size_t kMaxMapsBytes = 8 * 1024 * 1024;
+
 }  // namespace
+
+StatusOr<std::string> ReadNcclVersion(const FileSystem& fs, const std::string& process_dir) {
+  StatusOr<std::string> maps = fs.ReadFile(JoinPath(process_dir, "maps"), kMaxMapsBytes);
+  if (!maps.ok()) return maps.status();
+  std::optional<NcclLibraryMapping> nccl = FindNcclLibrary(*maps);
+  if (!nccl) return std::string();
+  if (!nccl->version.empty() || nccl->site_packages.empty()) return nccl->version;
+  StatusOr<std::vector<std::string>> entries =
+      fs.ListDir(JoinPath(JoinPath(process_dir, "root"), nccl->site_packages));
+  if (!entries.ok()) return std::string();
+  return NcclVersionFromDistInfo(*entries).value_or("");
+}
 
 NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procfs_root,
                                   const std::vector<ProcessEntry>& processes) {
   NcclProcessScan scan;
   for (const ProcessEntry& process : processes) {
     std::string dir = JoinPath(procfs_root, std::to_string(process.pid));
-    NcclProcess found{process.pid, process.comm, false, {}};
+    NcclProcess found{process.pid, process.comm, false, {}, {}};
     bool unreadable = false;
 
     StatusOr<std::vector<std::string>> fds = fs.ListDir(JoinPath(dir, "fd"));
@@ -38,6 +55,7 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
     if (unreadable) scan.unreadable_pids.push_back(process.pid);
     if (!found.uses_uverbs && variables.empty()) continue;
     found.settings = InterpretNcclSettings(std::move(variables));
+    found.nccl_version = ReadNcclVersion(fs, dir).value_or("");
     scan.processes.push_back(std::move(found));
   }
   return scan;

@@ -18,6 +18,8 @@ struct NcclProcess {
   std::string comm;
   bool uses_uverbs = false;  // an fd links to /dev/infiniband/uverbs*
   NcclSettings settings;
+  // The NCCL the process runs ("2.21.5", from its maps: ReadNcclVersion); empty when unknown.
+  std::string nccl_version;
 };
 
 struct NcclProcessScan {
@@ -30,6 +32,12 @@ struct NcclProcessScan {
 // environ is at most a few pages in practice; a bigger block is cut at this bound (the parser
 // then drops the cut entry unless it is complete).
 inline constexpr size_t kMaxEnvironBytes = 4 * 1024 * 1024;
+
+// The version of the NCCL that the process at `process_dir` (<procfs>/<pid>) maps: from the
+// library's name, or for a pip wheel from the dist-info beside it under <process_dir>/root (the
+// process's own mount namespace). "" when no NCCL is mapped (statically linked builds: unknown)
+// or its version cannot be told. Errors: the maps read failed (NotFound: the process exited).
+StatusOr<std::string> ReadNcclVersion(const FileSystem& fs, const std::string& process_dir);
 
 NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procfs_root,
                                   const std::vector<ProcessEntry>& processes);

@@ -72,6 +72,23 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
                        {"hca_type", device.hca_type},
                        {"node_guid", device.node_guid},
                        {"ports", ports}});
+    if (report.consumers) {
+      json consumers = json::array();
+      for (const RailConsumer& c : report.consumers->ConsumersOf(device.name)) {
+        json entry = json::object();
+        if (c.pid != 0) entry["pid"] = c.pid;
+        entry["comm"] = c.comm;
+        entry["pod"] = c.pod;
+        entry["namespace"] = c.pod_namespace;
+        entry["container"] = c.container;
+        entry["job"] = c.job;
+        entry["nccl_version"] = c.nccl_version;
+        consumers.push_back(std::move(entry));
+      }
+      devices.back()["consumers"] = consumers;
+      devices.back()["consumers_known"] =
+          ConsumerKnowledgeLabel(report.consumers->KnowledgeOf(device.name));
+    }
   }
   json netdevs = json::array();
   for (const NetdevReport& netdev : report.netdevs) {
@@ -101,6 +118,10 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
               {"findings", findings}};
   if (!report.watch_log.empty()) out["watch"] = report.watch_log;
   if (!report.link_quality.empty()) out["link_quality"] = LinkQualityToJson(report.link_quality);
+  if (report.consumers) {
+    out["consumer_sources"] = {{"sources", report.consumers->sources},
+                               {"blind_spots", report.consumers->blind_spots}};
+  }
   return out;
 }
 
@@ -175,6 +196,28 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
 
   if (!report.link_quality.empty()) {
     out << ansi("1", "Link quality") << "\n" << RenderLinkQualityText(report.link_quality) << "\n";
+  }
+
+  if (report.consumers) {
+    const ConsumerObservation& seen = *report.consumers;
+    out << ansi("1", "Who uses each rail")
+        << "  (sources: " << (seen.sources.empty() ? std::string("none") : "");
+    for (size_t i = 0; i < seen.sources.size(); ++i) out << (i ? ", " : "") << seen.sources[i];
+    out << ")\n";
+    for (const Device& device : report.snapshot.devices) {
+      const std::vector<RailConsumer>& consumers = seen.ConsumersOf(device.name);
+      out << "  " << Pad(device.name, 16);
+      if (consumers.empty()) {
+        const ConsumerKnowledge knowledge = seen.KnowledgeOf(device.name);
+        out << (knowledge == ConsumerKnowledge::kNone ? "nobody" : "unknown") << "\n";
+        continue;
+      }
+      for (size_t i = 0; i < consumers.size(); ++i)
+        out << (i ? "\n" + std::string(18, ' ') : "") << consumers[i].Describe();
+      out << "\n";
+    }
+    for (const std::string& blind : seen.blind_spots) out << "  not seen: " << blind << "\n";
+    out << "\n";
   }
 
   if (!report.watch_log.empty()) {

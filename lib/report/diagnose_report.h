@@ -4,12 +4,14 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ethtool/link_quality_report.h"
 #include "model/finding.h"
 #include "model/node.h"
+#include "model/rail_consumer.h"
 #include "os/netdev_reader.h"
 
 namespace rocewatch {
@@ -28,6 +30,9 @@ struct DiagnoseReport {
   std::vector<std::string> watch_log;
   // The "link quality" section: RNIC netdevs whose ethtool interfaces (or recordings) answered.
   std::vector<LinkQualityEntry> link_quality;
+  // Who uses each rail (devices[].consumers[] in JSON, "Who uses each rail" in text); absent
+  // when consumers were not looked for.
+  std::optional<ConsumerObservation> consumers;
 };
 
 // "healthy" (no warning or critical finding), "warning" or "critical".

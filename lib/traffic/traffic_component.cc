@@ -18,7 +18,21 @@ TrafficComponent::TrafficComponent(TrafficOptions options, Duration min_interval
 void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (last_fed_ && snapshot.taken_at - *last_fed_ < min_interval_) return;
   last_fed_ = snapshot.taken_at;
-  detector_.Observe(snapshot.taken_at, TrafficSamplesFrom(snapshot, ctx.netdevs()));
+  std::vector<PortTrafficSample> samples = TrafficSamplesFrom(snapshot, ctx.netdevs());
+  if (consumers_) {
+    for (PortTrafficSample& sample : samples)
+      sample.consumers = consumers_->KnowledgeOf(sample.key.device);
+  }
+  detector_.Observe(snapshot.taken_at, samples);
+  if (consumers_) {
+    // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen.
+    for (const PortTrafficSample& sample : samples) {
+      const PortTrafficStatus* status = detector_.Find(sample.key);
+      if (status && sample.consumers == ConsumerKnowledge::kNone &&
+          status->consumers == ConsumerKnowledge::kUnknown)
+        consumers_->RequestFullScan();
+    }
+  }
 
   // Entering and leaving degraded or collapsed are events; pauses and link changes are not (the
   // netlink component reports the link).
@@ -32,6 +46,7 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
     std::string what = key.ToString() + " traffic " + TrafficStateLabel(previous) + " -> " +
                        TrafficStateLabel(status.state);
     if (!status.reason.empty()) what += ": " + status.reason;
+    if (consumers_) what += "; consumers: " + consumers_->DescribeConsumers(key.device);
     ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
@@ -42,6 +57,7 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
   const std::string rate_name = "rocewatch_traffic_rate_bytes_per_second";
   const std::string baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
   const std::string state_name = "rocewatch_traffic_state";
+  const std::string node_wide_name = "rocewatch_traffic_collapsed_node_wide";
   out.Declare(rate_name,
               "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
               "interval; absent when a counter read failed or reset.",
@@ -54,6 +70,11 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
               "1 for the port's current traffic state (idle, normal, degraded, collapsed, "
               "link_down), 0 for the others.",
               prometheus::MetricType::Gauge);
+  out.Declare(node_wide_name,
+              "1 while the port is collapsed because every rail of the node stopped past the "
+              "node-stop window (not against active siblings); with its consumers unknown "
+              "(rocewatch_rdma_consumers_known 0) that may be a node idle between jobs.",
+              prometheus::MetricType::Gauge);
   for (const auto& [key, status] : detector_.ports()) {
     const Labels labels = {{"device", key.device}, {"port", std::to_string(key.port)}};
     if (status.rate) out.Gauge(rate_name, "", labels, *status.rate);
@@ -63,12 +84,20 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
       with_state.emplace_back("state", TrafficStateLabel(state));
       out.Gauge(state_name, "", with_state, status.state == state ? 1 : 0);
     }
+    out.Gauge(node_wide_name, "", labels,
+              status.state == TrafficState::kCollapsed && status.node_wide ? 1 : 0);
   }
 }
 
 void TrafficComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
   (void)ctx;
   std::vector<Finding> findings = detector_.Findings();
+  if (consumers_) {
+    for (Finding& finding : findings) {
+      const std::string device = finding.subject.substr(0, finding.subject.rfind('/'));
+      finding.message += "; consumers: " + consumers_->DescribeConsumers(device);
+    }
+  }
   out.insert(out.end(), findings.begin(), findings.end());
 }
 

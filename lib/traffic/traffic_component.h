@@ -2,14 +2,18 @@
 // The traffic detector in the daemon: feeds every snapshot's counters (and the netdev carriers the
 // netlink component keeps) to a TrafficDetector, exports
 // rocewatch_traffic_rate_bytes_per_second, rocewatch_traffic_baseline_bytes_per_second and
-// rocewatch_traffic_state, reports state changes as events and degraded/collapsed rails as
-// findings. docs/detection.md.
+// rocewatch_traffic_state and rocewatch_traffic_collapsed_node_wide, reports state changes as
+// events and degraded/collapsed rails as findings, naming the rail's consumers. With a
+// ConsumerBoard, each rail's consumer knowledge feeds the detector (a rail nobody holds is idle),
+// and traffic on a rail nobody is known to hold asks the board for a full scan. docs/detection.md.
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "app/monitor_component.h"
+#include "consumers/consumer_board.h"
 #include "traffic/traffic_detector.h"
 
 namespace rocewatch {
@@ -20,6 +24,9 @@ class TrafficComponent final : public MonitorComponent {
   // fed to the detector are skipped (the daemon takes extra snapshots after link and address
   // events; their counters simply count in the next interval). Half the poll interval is right.
   TrafficComponent(TrafficOptions options, Duration min_interval);
+
+  // Where the rails' consumers come from; without a board every rail's consumers are unknown.
+  void UseConsumers(std::shared_ptr<ConsumerBoard> board) { consumers_ = std::move(board); }
 
   std::string_view name() const override { return "traffic"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
@@ -36,6 +43,7 @@ class TrafficComponent final : public MonitorComponent {
   Duration min_interval_;
   std::optional<MonoTime> last_fed_;
   std::map<PortKey, TrafficState> last_states_;
+  std::shared_ptr<ConsumerBoard> consumers_;
 };
 
 }  // namespace rocewatch

@@ -64,6 +64,12 @@ void TrafficDetector::RefreshBaseline(Tracker& tracker) const {
   }
 }
 
+ConsumerKnowledge TrafficDetector::EffectiveConsumers(const Tracker& tracker) {
+  if (tracker.consumers == ConsumerKnowledge::kNone && tracker.traffic_without_consumers)
+    return ConsumerKnowledge::kUnknown;
+  return tracker.consumers;
+}
+
 bool TrafficDetector::IsStopped(const Tracker& tracker) const {
   if (!tracker.rate) return false;
   if (*tracker.rate < options_.active_rate) return true;
@@ -105,6 +111,7 @@ void TrafficDetector::Enter(Tracker& tracker, TrafficState state, MonoTime at, s
     tracker.status.state_since = at;
   }
   tracker.status.reason = std::move(reason);
+  tracker.status.node_wide = false;
 }
 
 void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>& ports) {
@@ -123,6 +130,8 @@ void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>&
       tracker.rate_from = at - std::min(tx->span, rx->span);
     }
     tracker.carrier = sample.carrier;
+    tracker.consumers = sample.consumers;
+    if (sample.consumers == ConsumerKnowledge::kPresent) tracker.traffic_without_consumers = false;
     tracker.errors.Observe(at, sample.hw_counters);
   }
   std::erase_if(trackers_, [&](const auto& entry) { return !present.count(entry.first); });
@@ -132,7 +141,12 @@ void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>&
     if (tracker.rate && tracker.carrier != false) tracker.recent.Add(at, *tracker.rate);
   }
   std::map<PortKey, PortFacts> facts;
-  for (const auto& [key, tracker] : trackers_) facts.emplace(key, FactsOf(tracker));
+  for (auto& [key, tracker] : trackers_) {
+    PortFacts f = FactsOf(tracker);
+    if (f.active && tracker.consumers == ConsumerKnowledge::kNone)
+      tracker.traffic_without_consumers = true;
+    facts.emplace(key, f);
+  }
   UpdateNodeStop(at, facts);
 
   statuses_.clear();
@@ -143,6 +157,7 @@ void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>&
     tracker.status.rate = tracker.rate;
     tracker.status.baseline = Baseline(tracker);
     tracker.status.error_rises = tracker.errors.Rises();
+    tracker.status.consumers = EffectiveConsumers(tracker);
     statuses_.emplace(key, tracker.status);
   }
 }
@@ -165,8 +180,11 @@ void TrafficDetector::UpdateNodeStop(MonoTime at, const std::map<PortKey, PortFa
   if (!node_stopped_since_) node_stopped_since_ = silent_from;
   if (options_.forget_after > Duration::zero() && !baselines_forgotten_ &&
       at - *node_stopped_since_ >= options_.forget_after) {
-    // The node has been silent for so long that its job is gone: start learning afresh.
+    // The node has been silent for so long that its job is gone: start learning afresh. A rail
+    // whose consumers are alive keeps its state: its job is hung, not gone.
     for (auto& [key, tracker] : trackers_) {
+      if (EffectiveConsumers(tracker) == ConsumerKnowledge::kPresent) continue;
+      tracker.traffic_without_consumers = false;
       tracker.baseline.Clear();
       RefreshBaseline(tracker);
       tracker.recent.Clear();
@@ -197,8 +215,16 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
 }
 
 void TrafficDetector::EvaluateStopped(MonoTime at, Tracker& tracker, const SiblingView& siblings) {
-  // A collapse holds until the rail carries traffic again (or loses its carrier): the job that
-  // crashed because of it stopping the siblings too does not make it healthy.
+  const ConsumerKnowledge consumers = EffectiveConsumers(tracker);
+  // Nobody holds the rail: quiet is idle, however long it lasts, and a collapse ends with the
+  // consumers that suffered it.
+  if (consumers == ConsumerKnowledge::kNone) {
+    tracker.stopped_with_siblings_since.reset();
+    Enter(tracker, TrafficState::kIdle, at);
+    return;
+  }
+  // A collapse holds until the rail carries traffic again (or loses its carrier, or its consumers
+  // exit): the job that crashed because of it stopping the siblings too does not make it healthy.
   if (tracker.status.state == TrafficState::kCollapsed) return;
   const std::optional<double> baseline = Baseline(tracker);
   if (baseline && siblings.active > 0) {
@@ -219,11 +245,17 @@ void TrafficDetector::EvaluateStopped(MonoTime at, Tracker& tracker, const Sibli
   tracker.stopped_with_siblings_since.reset();
   if (baseline && options_.node_stop_window > Duration::zero() && node_stopped_since_ &&
       at - *node_stopped_since_ >= options_.node_stop_window) {
+    const std::string stopped = "every rail of the node has carried no traffic for " +
+                                WholeSeconds(at - *node_stopped_since_) + " (node-stop window " +
+                                WholeSeconds(options_.node_stop_window) + "; baseline " +
+                                FormatRate(*baseline) + ")";
     Enter(tracker, TrafficState::kCollapsed, at,
-          "every rail of the node has carried no traffic for " +
-              WholeSeconds(at - *node_stopped_since_) + " (node-stop window " +
-              WholeSeconds(options_.node_stop_window) + "; baseline " + FormatRate(*baseline) +
-              "): the job is hung or gone");
+          consumers == ConsumerKnowledge::kPresent
+              ? stopped + " while the processes holding the rail are alive: the job is hung"
+              : stopped +
+                    "; who holds the rail is unknown, so the job is hung or gone (a node "
+                    "idle between jobs looks the same)");
+    tracker.status.node_wide = true;
     return;
   }
   Enter(tracker, TrafficState::kIdle, at);
@@ -290,7 +322,11 @@ std::vector<Finding> TrafficDetector::Findings() const {
   for (const auto& [key, status] : statuses_) {
     for (const Kind& kind : kKinds) {
       if (status.state != kind.state) continue;
-      findings.push_back({kind.severity, kind.check, key.ToString(),
+      // A node-wide stop nobody can attribute to a live consumer may be a node between jobs.
+      const Severity severity = status.node_wide && status.consumers != ConsumerKnowledge::kPresent
+                                    ? Severity::kWarning
+                                    : kind.severity;
+      findings.push_back({severity, kind.check, key.ToString(),
                           std::string(kind.headline) + " for " +
                               WholeSeconds(last_at_ - status.state_since) + ": " + status.reason +
                               "; " + DescribeErrorRises(status.error_rises, options_.error_window),

@@ -17,6 +17,7 @@
 
 #include "core/clock.h"
 #include "model/finding.h"
+#include "model/rail_consumer.h"
 #include "traffic/counter_series.h"
 #include "traffic/error_counter_window.h"
 #include "traffic/port_key.h"
@@ -37,6 +38,9 @@ struct PortTrafficSample {
   std::map<std::string, uint64_t> hw_counters;
   // The carrier of the port's netdev: false = no carrier, nullopt = not known.
   std::optional<bool> carrier;
+  // Who holds the port's device (model/rail_consumer.h). kNone makes a quiet port idle however
+  // long it is quiet; kUnknown keeps the rules that need no consumer knowledge.
+  ConsumerKnowledge consumers = ConsumerKnowledge::kUnknown;
 };
 
 // What the detector says about one port.
@@ -52,6 +56,14 @@ struct PortTrafficStatus {
   std::string reason;
   // Error counters that rose within the error window.
   std::vector<ErrorCounterRise> error_rises;
+  // The consumer knowledge the detector used: the sample's, except that a port that carried
+  // traffic while its consumers read kNone counts as kUnknown (the traffic proves a consumer the
+  // sources did not see) until a consumer is seen or the node's job is forgotten.
+  ConsumerKnowledge consumers = ConsumerKnowledge::kUnknown;
+  // Collapsed by the node-stop rule (every rail stopped past the window) rather than against
+  // active siblings. With consumers kUnknown such a collapse may be a node idle between jobs: its
+  // finding is a warning, not critical.
+  bool node_wide = false;
 };
 
 class TrafficDetector {
@@ -67,8 +79,9 @@ class TrafficDetector {
   const std::map<PortKey, PortTrafficStatus>& ports() const { return statuses_; }
   const PortTrafficStatus* Find(const PortKey& key) const;
 
-  // A critical finding per collapsed port and a warning per degraded port, each with its reason
-  // and the error counters that rose with the drop. A port without carrier gets none here: the
+  // A critical finding per collapsed port (a warning for a node-wide stop whose consumers are
+  // unknown) and a warning per degraded port, each with its reason and the error counters that
+  // rose with the drop. A port without carrier gets none here: the
   // netlink component reports the carrier loss (one cause, one alert).
   std::vector<Finding> Findings() const;
 
@@ -87,8 +100,10 @@ class TrafficDetector {
     std::optional<double> rate;  // of the current observation
     MonoTime rate_from{};        // start of the interval `rate` covers
     std::optional<bool> carrier;
-    std::optional<MonoTime> stopped_with_siblings_since;  // collapse pending since
-    std::optional<MonoTime> drop_since;                   // degradation pending since
+    ConsumerKnowledge consumers = ConsumerKnowledge::kUnknown;  // as given by the sample
+    bool traffic_without_consumers = false;                     // active while consumers read kNone
+    std::optional<MonoTime> stopped_with_siblings_since;        // collapse pending since
+    std::optional<MonoTime> drop_since;                         // degradation pending since
     PortTrafficStatus status;
   };
   // What the ports of the node look like in the current observation (the siblings' evidence).
@@ -109,6 +124,8 @@ class TrafficDetector {
   void RefreshBaseline(Tracker& tracker) const;
   static std::optional<double> Baseline(const Tracker& tracker) { return tracker.baseline_value; }
   bool IsStopped(const Tracker& tracker) const;
+  // The consumer knowledge the rules use (see PortTrafficStatus::consumers).
+  static ConsumerKnowledge EffectiveConsumers(const Tracker& tracker);
   PortFacts FactsOf(const Tracker& tracker) const;
   SiblingView SiblingsOf(const PortKey& key, const std::map<PortKey, PortFacts>& facts) const;
   void Evaluate(MonoTime at, Tracker& tracker, const PortFacts& own, const SiblingView& siblings);

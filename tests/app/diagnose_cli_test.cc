@@ -24,7 +24,8 @@ class DiagnoseCliTest : public ::testing::Test {
 
 TEST_F(DiagnoseCliTest, JsonOfTheEightRailExampleMatchesTheGoldenFile) {
   int status = 0;
-  std::string json = Diagnose("--json --host-root " + dir_.path(), &status);
+  // No kubelet socket in the example: "none" keeps the temporary path out of the golden file.
+  std::string json = Diagnose("--json --kubelet-socket none --host-root " + dir_.path(), &status);
   EXPECT_EQ(status, 2);  // critical: the job's pinned GID index is empty on the drifted rail
   ExpectMatchesGolden(json, "example_8_rail_diagnose.json");
 }
@@ -32,7 +33,7 @@ TEST_F(DiagnoseCliTest, JsonOfTheEightRailExampleMatchesTheGoldenFile) {
 // The full human report of the example, as an engineer sees it (no terminal: no colour).
 TEST_F(DiagnoseCliTest, TextOfTheEightRailExampleMatchesTheGoldenFile) {
   int status = 0;
-  std::string text = Diagnose("--host-root " + dir_.path(), &status);
+  std::string text = Diagnose("--kubelet-socket none --host-root " + dir_.path(), &status);
   EXPECT_EQ(status, 2);
   ExpectMatchesGolden(text, "example_8_rail_diagnose.txt");
   EXPECT_EQ(text.find("\033["), std::string::npos);

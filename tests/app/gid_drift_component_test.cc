@@ -155,6 +155,41 @@ TEST_F(GidDriftComponentTest, ADriftIsCountedLoggedAndTimestamped) {
   EXPECT_NE(findings[0].message.find("from index 3 to 4"), std::string::npos);
 }
 
+TEST_F(GidDriftComponentTest, ADriftNamesTheConsumersHoldingTheStaleEntryAndTheirFate) {
+  auto store = MakeStore(writer_);
+  GidDriftComponent component(*store, nullptr, {});
+  auto board = std::make_shared<ConsumerBoard>();
+  ConsumerObservation seen;
+  RailConsumer pinned;
+  pinned.pid = 4100;
+  pinned.pod = "trainer-0";
+  pinned.pod_namespace = "ml";
+  pinned.nccl_version = "2.21.5";
+  pinned.nccl_gid_index = 3;
+  seen.devices["mlx5_0"] = {ConsumerKnowledge::kPresent, {pinned}};
+  board->Publish(seen);
+  component.UseConsumers(board);
+  ASSERT_TRUE(component.Start(ctx_).ok());
+  port_.TakeReference(3);  // the job's queue pairs hold the GID at index 3
+  component.OnSnapshot(ctx_, Snapshot());
+  Flap(port_);
+  clock_.Advance(seconds(10));
+  component.OnSnapshot(ctx_, Snapshot());
+  ASSERT_FALSE(ctx_.events.empty());
+  EXPECT_NE(ctx_.events.back().find("new_index=4 consumers=\"pod ml/trainer-0, NCCL 2.21.5\""),
+            std::string::npos)
+      << ctx_.events.back();
+  std::vector<Finding> findings;
+  component.AppendFindings(ctx_, findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find(
+                "Holding the stale entry: pod ml/trainer-0 (NCCL_IB_GID_INDEX=3: its live and new "
+                "connections use the stale index 3; it fails or hangs until restarted with "
+                "NCCL_IB_GID_INDEX=4)."),
+            std::string::npos)
+      << findings[0].message;
+}
+
 TEST_F(GidDriftComponentTest, GidChangesAfterTheBaselineAreRecordedAsEvents) {
   auto store = MakeStore(writer_);
   GidDriftComponent component(*store, nullptr, {});

@@ -271,6 +271,45 @@ TEST_F(ConfigurationChecksTest, NcclTimeoutThatRidesOutAFlapStaysQuiet) {
   EXPECT_TRUE(Run(check_id::kNcclTimeoutBelowFlap).empty());
 }
 
+// The NCCL a process maps, as /proc/<pid>/maps shows an installed build.
+std::string MapsWithNccl(const std::string& version) {
+  return "7f1c30000000-7f1c30200000 r-xp 00000000 fd:01 4242 "
+         "/usr/lib/x86_64-linux-gnu/libnccl.so." +
+         version + "\n";
+}
+
+TEST_F(ConfigurationChecksTest, UnsetTimeoutUsesTheDefaultOfTheProcesssNcclVersion) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true)
+      .File("/proc/4100/maps", MapsWithNccl("2.18.3"))
+      .Process(4200, "torchrun", {}, true)
+      .File("/proc/4200/maps", MapsWithNccl("2.12.12"));
+  std::vector<Finding> f = Run(check_id::kNcclTimeoutBelowFlap);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_THAT(f[0].message, HasSubstr("NCCL 2.18.3, NCCL_IB_TIMEOUT unset (default 18 of NCCL "
+                                      "2.18.3) and NCCL_IB_RETRY_CNT unset (default 7)"));
+  EXPECT_THAT(f[0].message, HasSubstr("about 7.52 s without ACKs (4.096 us x 2^18 x 7)"));
+  EXPECT_THAT(f[1].message, HasSubstr("about 0.47 s"));  // 14 before 2.14
+  EXPECT_THAT(f[1].remedy, HasSubstr("NCCL_IB_TIMEOUT=20"));
+}
+
+TEST_F(ConfigurationChecksTest, UnsetTimeoutLongEnoughByDefaultIsInformation) {
+  host_.Process(4100, "python3", {}, true).File("/proc/4100/maps", MapsWithNccl("2.23.4"));
+  EXPECT_TRUE(Run(check_id::kNcclTimeoutBelowFlap).empty());
+  std::vector<Finding> f = Run(check_id::kNcclTimeoutDefault);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_THAT(f[0].message, HasSubstr("about 30.06 s"));
+  EXPECT_THAT(f[0].remedy, HasSubstr("explicitly"));
+}
+
+TEST_F(ConfigurationChecksTest, UnknownVersionAndUnsetSettingsSayNothingTheyCannotKnow) {
+  host_.Process(4100, "python3", {}, true);  // statically linked NCCL: no libnccl in maps
+  EXPECT_TRUE(Run(check_id::kNcclTimeoutBelowFlap).empty());
+  EXPECT_TRUE(Run(check_id::kNcclTimeoutDefault).empty());
+  EXPECT_TRUE(facts_.nccl.processes[0].nccl_version.empty());
+}
+
 TEST_F(ConfigurationChecksTest, NcclHcaNamingAbsentDevicesWarns) {
   host_.Process(4100, "python3", {"NCCL_IB_HCA==mlx5_0,mlx5_7,mlx5_1:2"}, true);
   std::vector<Finding> f = Run(check_id::kNcclHcaAbsentDevice);

@@ -27,6 +27,12 @@ class Writer {
     if (ec) return Status::IoError("cannot write " + full.string() + ": " + ec.message());
     return WriteFileInPlace(full.string(), content);
   }
+  Status Dir(const std::string& host_path) {
+    std::error_code ec;
+    fs::create_directories(root_ / host_path.substr(1), ec);
+    if (ec) return Status::IoError("cannot create " + host_path + ": " + ec.message());
+    return Status::Ok();
+  }
   Status Link(const std::string& host_path, const std::string& target) {
     fs::path full = root_ / host_path.substr(1);
     std::error_code ec;
@@ -78,6 +84,11 @@ Status WriteExampleHostConfiguration(const std::string& host_root) {
        {"/proc/sys/net/ipv6/conf/all/keep_addr_on_down", "0\n"},
        {"/proc/1/comm", "systemd\n"},
        {"/proc/1/environ", ""},
+       {"/proc/2/comm", "kthreadd\n"},  // the host's process namespace: kernel threads visible
+       {"/proc/4242/maps",
+        "7f1c2a000000-7f1c2a028000 r--p 00000000 fd:01 131 /usr/lib/x86_64-linux-gnu/libc.so.6\n"
+        "7f1c30000000-7f1c30200000 r-xp 00000000 fd:01 4242 "
+        "/usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3\n"},
        {"/proc/812/comm", "NetworkManager\n"},
        {"/proc/812/environ", Environ({"LANG=C.UTF-8"})},
        {"/proc/4242/comm", "python3\n"},
@@ -89,7 +100,15 @@ Status WriteExampleHostConfiguration(const std::string& host_root) {
   for (int rail = 0; rail < kRails; ++rail) {
     std::string fd = "/proc/4242/fd/" + std::to_string(40 + rail);
     if (Status s = w.Link(fd, "/dev/infiniband/uverbs" + std::to_string(rail)); !s.ok()) return s;
+    // The verbs character device of each rail names its RDMA device.
+    if (Status s = w.File("/sys/class/infiniband_verbs/uverbs" + std::to_string(rail) + "/ibdev",
+                          "mlx5_" + std::to_string(rail) + "\n");
+        !s.ok())
+      return s;
   }
+  if (Status s = w.Dir("/proc/2/fd"); !s.ok()) return s;  // a kernel thread has none
+  for (const char* fd : {"/proc/1/fd/0", "/proc/812/fd/0"})
+    if (Status s = w.Link(fd, "/dev/null"); !s.ok()) return s;
   return w.Link("/proc/4242/fd/0", "/dev/null");
 }
 

@@ -1,0 +1,148 @@
+#include "consumers/kubelet_pod_resources_source.h"
+
+#include <grpcpp/grpcpp.h>
+#include <sys/stat.h>
+
+#include <chrono>
+
+#include "consumers/pod_resources_api.grpc.pb.h"
+#include "core/duration.h"
+#include "os/file_system.h"
+
+namespace rocewatch {
+namespace {
+
+// The kubelet's pod-resources server allows answers up to 16 MiB; so do we.
+constexpr int kMaxAnswerBytes = 16 * 1024 * 1024;
+
+std::vector<PodDeviceAllocation> AllocationsOf(const v1::ListPodResourcesResponse& response) {
+  std::vector<PodDeviceAllocation> allocations;
+  for (const v1::PodResources& pod : response.pod_resources()) {
+    for (const v1::ContainerResources& container : pod.containers()) {
+      for (const v1::ContainerDevices& devices : container.devices()) {
+        PodDeviceAllocation allocation;
+        allocation.pod = pod.name();
+        allocation.pod_namespace = pod.namespace_();
+        allocation.container = container.name();
+        allocation.resource_name = devices.resource_name();
+        allocation.device_ids.assign(devices.device_ids().begin(), devices.device_ids().end());
+        allocations.push_back(std::move(allocation));
+      }
+    }
+  }
+  return allocations;
+}
+
+}  // namespace
+
+struct KubeletPodResourcesSource::Channel {
+  explicit Channel(const std::string& socket_path) {
+    grpc::ChannelArguments args;
+    args.SetMaxReceiveMessageSize(kMaxAnswerBytes);
+    // Reconnect soon after the kubelet restarts (gRPC's default backoff grows to two minutes).
+    args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, 1000);
+    args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 10000);
+    stub = v1::PodResourcesLister::NewStub(grpc::CreateCustomChannel(
+        "unix://" + socket_path, grpc::InsecureChannelCredentials(), args));
+  }
+  std::unique_ptr<v1::PodResourcesLister::Stub> stub;
+  grpc::CompletionQueue queue;
+};
+
+struct KubeletPodResourcesSource::Call {
+  grpc::ClientContext context;
+  v1::ListPodResourcesRequest request;
+  v1::ListPodResourcesResponse response;
+  grpc::Status status;
+  std::unique_ptr<grpc::ClientAsyncResponseReader<v1::ListPodResourcesResponse>> reader;
+};
+
+KubeletPodResourcesSource::KubeletPodResourcesSource(std::string socket_path, Duration timeout)
+    : socket_path_(std::move(socket_path)), timeout_(timeout) {}
+
+KubeletPodResourcesSource::~KubeletPodResourcesSource() {
+  if (!channel_) return;
+  if (call_) call_->context.TryCancel();
+  channel_->queue.Shutdown();
+  void* tag = nullptr;
+  bool ok = false;
+  while (channel_->queue.Next(&tag, &ok)) {
+  }
+}
+
+void KubeletPodResourcesSource::Request() {
+  if (call_ || ready_) return;
+  struct stat st;
+  if (::stat(socket_path_.c_str(), &st) != 0) {
+    ready_ = Status::NotFound("no pod-resources socket at " + socket_path_ +
+                              " (not a Kubernetes node, or the socket is not mounted)");
+    return;
+  }
+  if (!channel_) channel_ = std::make_unique<Channel>(socket_path_);
+  call_ = std::make_unique<Call>();
+  call_->context.set_deadline(std::chrono::system_clock::now() +
+                              std::chrono::duration_cast<std::chrono::milliseconds>(timeout_));
+  call_->reader =
+      channel_->stub->PrepareAsyncList(&call_->context, call_->request, &channel_->queue);
+  call_->reader->StartCall();
+  call_->reader->Finish(&call_->response, &call_->status, call_.get());
+}
+
+StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::Finish(bool ok) {
+  std::unique_ptr<Call> call = std::move(call_);
+  const std::string where = "kubelet pod-resources at " + Describe();
+  if (!ok) return Status::IoError(where + ": the call was not completed");
+  const grpc::Status& status = call->status;
+  switch (status.error_code()) {
+    case grpc::StatusCode::OK:
+      return AllocationsOf(call->response);
+    case grpc::StatusCode::UNAVAILABLE:
+      return Status::Unavailable(where + ": unavailable (" + status.error_message() + ")");
+    case grpc::StatusCode::DEADLINE_EXCEEDED:
+      return Status::IoError(where + ": no answer within " + FormatDuration(timeout_));
+    default:
+      return Status::IoError(where + ": gRPC status " + std::to_string(status.error_code()) + " (" +
+                             status.error_message() + ")");
+  }
+}
+
+std::optional<StatusOr<std::vector<PodDeviceAllocation>>> KubeletPodResourcesSource::TakeAnswer() {
+  if (ready_) return std::exchange(ready_, std::nullopt);
+  if (!call_) return std::nullopt;
+  void* tag = nullptr;
+  bool ok = false;
+  const grpc::CompletionQueue::NextStatus next =
+      channel_->queue.AsyncNext(&tag, &ok, std::chrono::system_clock::now());
+  if (next != grpc::CompletionQueue::GOT_EVENT) return std::nullopt;
+  return Finish(ok);
+}
+
+StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::ListNow() {
+  Request();
+  if (ready_) return *std::exchange(ready_, std::nullopt);
+  void* tag = nullptr;
+  bool ok = false;
+  // The call's deadline bounds this wait; the extra second covers gRPC's own scheduling.
+  const grpc::CompletionQueue::NextStatus next = channel_->queue.AsyncNext(
+      &tag, &ok,
+      std::chrono::system_clock::now() +
+          std::chrono::duration_cast<std::chrono::milliseconds>(timeout_) +
+          std::chrono::seconds(1));
+  if (next != grpc::CompletionQueue::GOT_EVENT) {
+    call_->context.TryCancel();
+    channel_->queue.Next(&tag, &ok);  // the cancelled call completes at once
+    return Finish(false);
+  }
+  return Finish(ok);
+}
+
+std::unique_ptr<PodResourcesSource> KubeletPodResourcesSourceFor(const HostPaths& paths,
+                                                                 const ConsumerOptions& options) {
+  if (options.kubelet_socket == "none") return nullptr;
+  std::string socket = options.kubelet_socket;
+  if (socket.empty())
+    socket = JoinPath(paths.host_root, "var/lib/kubelet/pod-resources/kubelet.sock");
+  return std::make_unique<KubeletPodResourcesSource>(socket, options.kubelet_timeout);
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,49 @@
+#pragma once
+// PodResourcesSource through the kubelet's gRPC pod-resources API on a unix socket
+// (pod_resources_api.proto). Asynchronous unary calls on a completion queue that TakeAnswer polls
+// without waiting; every call carries a deadline, so an absent, refusing, hanging or garbage
+// peer ends each call within `timeout` as an error:
+//   no socket file         NotFound     (a state: not a Kubernetes node, or the socket not mounted)
+//   refused / not gRPC     Unavailable
+//   no answer in time      IoError      ("no answer within 2s")
+//   unparsable, UNIMPLEMENTED, other gRPC errors: IoError with the gRPC status
+//
+// Threading: one thread at a time (the event loop); gRPC runs its own threads inside.
+
+#include <memory>
+#include <string>
+
+#include "consumers/consumer_options.h"
+#include "consumers/pod_resources.h"
+#include "os/host_paths.h"
+
+namespace rocewatch {
+
+class KubeletPodResourcesSource final : public PodResourcesSource {
+ public:
+  KubeletPodResourcesSource(std::string socket_path, Duration timeout);
+  ~KubeletPodResourcesSource() override;  // cancels a call in flight and drains the queue
+
+  std::string Describe() const override { return "unix://" + socket_path_; }
+  void Request() override;
+  std::optional<StatusOr<std::vector<PodDeviceAllocation>>> TakeAnswer() override;
+  StatusOr<std::vector<PodDeviceAllocation>> ListNow() override;
+
+ private:
+  struct Call;
+  struct Channel;
+  StatusOr<std::vector<PodDeviceAllocation>> Finish(bool ok);
+
+  const std::string socket_path_;
+  const Duration timeout_;
+  std::unique_ptr<Channel> channel_;
+  std::unique_ptr<Call> call_;                                       // in flight
+  std::optional<StatusOr<std::vector<PodDeviceAllocation>>> ready_;  // answered without a call
+};
+
+// The daemon's source: options.kubelet_socket ("" = <host-root>/var/lib/kubelet/pod-resources/
+// kubelet.sock), null for "none".
+std::unique_ptr<PodResourcesSource> KubeletPodResourcesSourceFor(const HostPaths& paths,
+                                                                 const ConsumerOptions& options);
+
+}  // namespace rocewatch

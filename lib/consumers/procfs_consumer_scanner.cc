@@ -1,0 +1,197 @@
+#include "consumers/procfs_consumer_scanner.h"
+
+#include <algorithm>
+
+#include "consumers/cgroup_identity.h"
+#include "hostconfig/text.h"
+#include "nccl/nccl_environment.h"
+#include "nccl/nccl_process_scan.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr std::string_view kUverbsPrefix = "/dev/infiniband/";
+constexpr size_t kMaxEnvironBytesForConsumers = 4 * 1024 * 1024;
+
+bool Exited(const Status& status) { return status.code() == StatusCode::kNotFound; }
+
+}  // namespace
+
+std::string ParseStatStartTime(std::string_view stat) {
+  // "pid (comm) state ppid ...": comm may hold spaces and ')', so fields count from the last ')'.
+  size_t close = stat.rfind(')');
+  if (close == std::string_view::npos) return "";
+  std::vector<std::string> fields = SplitFields(stat.substr(close + 1), " \n");
+  constexpr size_t kStartTimeAfterComm = 22 - 3;  // field 22; the fields after ')' start at 3
+  if (fields.size() <= kStartTimeAfterComm) return "";
+  long long ticks = 0;
+  if (!ParseInteger(fields[kStartTimeAfterComm], &ticks) || ticks < 0) return "";
+  return fields[kStartTimeAfterComm];
+}
+
+ProcfsConsumerScanner::ProcfsConsumerScanner(const FileSystem& fs, HostPaths paths, Options options)
+    : fs_(fs), paths_(std::move(paths)), options_(options) {}
+
+int ProcfsConsumerScanner::SelfPid() const {
+  StatusOr<std::string> self = fs_.ReadLink(JoinPath(paths_.procfs_root, "self"));
+  long long pid = 0;
+  if (!self.ok() || !ParseInteger(*self, &pid) || pid <= 0 || pid > 0x7fffffff) return 0;
+  return static_cast<int>(pid);
+}
+
+std::string ProcfsConsumerScanner::StartTime(const std::string& dir) const {
+  StatusOr<std::string> stat = fs_.ReadFile(JoinPath(dir, "stat"), 4096);
+  return stat.ok() ? ParseStatStartTime(*stat) : "";
+}
+
+std::string ProcfsConsumerScanner::DeviceOfUverbs(const std::string& uverbs) {
+  auto cached = uverbs_devices_.find(uverbs);
+  if (cached != uverbs_devices_.end()) return cached->second;
+  StatusOr<std::string> ibdev = fs_.ReadFile(
+      JoinPath(JoinPath(JoinPath(paths_.sysfs_root, "class/infiniband_verbs"), uverbs), "ibdev"),
+      256);
+  if (!ibdev.ok()) return "";
+  std::string device(Trim(*ibdev));
+  if (!device.empty()) uverbs_devices_[uverbs] = device;
+  return device;
+}
+
+Status ProcfsConsumerScanner::ReadDevices(const std::string& dir, std::vector<std::string>* devices,
+                                          ProcfsConsumerScan& scan) {
+  const std::string fd_dir = JoinPath(dir, "fd");
+  StatusOr<std::vector<std::string>> fds = fs_.ListDir(fd_dir);
+  if (!fds.ok()) return fds.status();
+  ++scan.descriptors_read;
+  for (const std::string& fd : *fds) {
+    StatusOr<std::string> target = fs_.ReadLink(JoinPath(fd_dir, fd));
+    if (!target.ok()) {
+      if (Exited(target.status())) continue;  // closed meanwhile
+      return target.status();
+    }
+    if (target->rfind(kUverbsPrefix, 0) != 0) continue;
+    std::string node = target->substr(kUverbsPrefix.size());
+    if (node.rfind("uverbs", 0) != 0) continue;  // rdma_cm, umad, issm: not a verbs context
+    std::string device = DeviceOfUverbs(node);
+    if (device.empty()) return Status::NotFound(node + " has no ibdev in sysfs");
+    devices->push_back(device);
+  }
+  std::sort(devices->begin(), devices->end());
+  devices->erase(std::unique(devices->begin(), devices->end()), devices->end());
+  return Status::Ok();
+}
+
+void ProcfsConsumerScanner::Describe(int pid, const std::string& dir, KnownProcess& known,
+                                     ProcfsConsumerScan& scan) {
+  RailConsumer& consumer = known.consumer;
+  consumer = RailConsumer{};
+  consumer.pid = pid;
+  if (StatusOr<std::string> comm = fs_.ReadFile(JoinPath(dir, "comm"), 256); comm.ok())
+    consumer.comm = std::string(Trim(*comm));
+
+  CgroupIdentity identity;
+  if (StatusOr<std::string> cgroup = fs_.ReadFile(JoinPath(dir, "cgroup"), 64 * 1024);
+      cgroup.ok()) {
+    identity = ParseCgroupIdentity(*cgroup);
+    if (identity.malformed_lines > 0) ++scan.malformed_cgroups;
+  } else if (!Exited(cgroup.status())) {
+    ++scan.read_errors;
+  }
+  consumer.pod_uid = identity.pod_uid;
+  consumer.container = identity.container_id.substr(0, 12);
+  consumer.job = identity.slurm_job;
+
+  StatusOr<std::string> environ =
+      fs_.ReadFile(JoinPath(dir, "environ"), kMaxEnvironBytesForConsumers);
+  if (environ.ok()) {
+    std::map<std::string, std::string> variables = ParseEnvironBlock(*environ, "");
+    if (auto job = variables.find("SLURM_JOB_ID"); job != variables.end() && !job->second.empty())
+      consumer.job = job->second;
+    // Inside a pod HOSTNAME is the pod's name (unless the pod sets hostname: then it is that).
+    if (auto host = variables.find("HOSTNAME");
+        host != variables.end() && !consumer.pod_uid.empty())
+      consumer.pod = host->second;
+    long long index = 0;
+    if (auto gid = variables.find("NCCL_IB_GID_INDEX");
+        gid != variables.end() && ParseInteger(Trim(gid->second), &index))
+      consumer.nccl_gid_index = index;
+  } else if (!Exited(environ.status())) {
+    ++scan.environ_unreadable;
+    ++scan.read_errors;
+  }
+  known.nccl_looked_up = false;
+}
+
+ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
+  ProcfsConsumerScan scan;
+  StatusOr<std::vector<std::string>> names = fs_.ListDir(paths_.procfs_root);
+  if (!names.ok()) {
+    ++scan.read_errors;
+    known_.clear();
+    return scan;
+  }
+  scan.procfs_readable = true;
+  if (full) uverbs_devices_.clear();
+  std::vector<int> pids;
+  for (const std::string& name : *names) {
+    long long pid = 0;
+    if (ParseInteger(name, &pid) && pid > 0 && pid <= 0x7fffffff) pids.push_back(int(pid));
+  }
+  scan.processes = pids.size();
+  if (std::binary_search(pids.begin(), pids.end(), 2)) {
+    StatusOr<std::string> comm = fs_.ReadFile(JoinPath(paths_.procfs_root, "2/comm"), 256);
+    scan.host_namespace = comm.ok() && Trim(*comm) == "kthreadd";
+  }
+  std::erase_if(known_, [&](const auto& entry) {
+    return !std::binary_search(pids.begin(), pids.end(), entry.first);
+  });
+  const int self = SelfPid();
+
+  for (int pid : pids) {
+    if (pid == self) continue;
+    const std::string dir = JoinPath(paths_.procfs_root, std::to_string(pid));
+    auto [it, is_new] = known_.try_emplace(pid);
+    KnownProcess& known = it->second;
+    bool due = full || is_new || now - known.checked >= options_.recheck_after;
+    if (!due && !known.devices.empty() && StartTime(dir) != known.start_time) {
+      known = KnownProcess{};  // exited, or its pid now belongs to another process
+      due = true;
+    }
+    if (due) {
+      known.checked = now;
+      std::vector<std::string> devices;
+      Status read = ReadDevices(dir, &devices, scan);
+      if (!read.ok() && Exited(read) && !fs_.IsDirectory(dir)) {
+        known_.erase(it);  // exited during the scan
+        continue;
+      }
+      known.unreadable = !read.ok();
+      if (known.unreadable) {
+        ++scan.read_errors;
+        devices.clear();
+      }
+      const bool changed = devices != known.devices;
+      known.devices = std::move(devices);
+      if (!known.devices.empty() && (changed || known.consumer.pid != pid)) {
+        known.start_time = StartTime(dir);
+        Describe(pid, dir, known, scan);
+      }
+      if (!known.devices.empty() && !known.nccl_looked_up) {
+        StatusOr<std::string> version = ReadNcclVersion(fs_, dir);
+        if (version.ok()) {
+          known.nccl_looked_up = true;
+          known.consumer.nccl_version = *version;
+        } else if (!Exited(version.status())) {
+          ++scan.maps_unreadable;
+          ++scan.read_errors;
+        }
+      }
+    }
+    if (known.unreadable) scan.unreadable_pids.push_back(pid);
+    if (known.consumer.comm == "rocewatch") continue;  // ourselves in another pid namespace
+    for (const std::string& device : known.devices)
+      scan.consumers[device].push_back(known.consumer);
+  }
+  return scan;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,107 @@
+// Consumer tracking inside the Monitor: procfs and kubelet in, board, metrics and events out.
+#include "app/consumer_component.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+#include <cerrno>
+
+#include "app/monitor.h"
+#include "support/fake_clock.h"
+#include "support/fake_pod_resources_source.h"
+#include "support/fake_snapshot_source.h"
+#include "support/http_client.h"
+#include "support/loop_runner.h"
+#include "support/node_builder.h"
+#include "support/procfs_fixture.h"
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::seconds;
+
+class ConsumerComponentTest : public ::testing::Test {
+ protected:
+  ConsumerComponentTest() : source_(clock_), loop_(clock_), monitor_(loop_, source_, {seconds(1)}) {
+    source_.node.devices = {RoceDevice("mlx5_0", "eth0", {}), RoceDevice("mlx5_1", "eth1", {})};
+    node_.Uverbs(0, "mlx5_0").Uverbs(1, "mlx5_1");
+    node_.fs().AddLink("/host/sys/class/infiniband/mlx5_1/device", "../../../0000:3b:00.2");
+    auto kubelet = std::make_unique<FakePodResourcesSource>();
+    kubelet_ = kubelet.get();
+    monitor_.AddComponent(std::make_unique<ConsumerComponent>(
+        node_.fs(), node_.paths(), ConsumerOptions{}, std::move(kubelet), board_));
+    monitor_.SetEventObserver(
+        [this](double, std::string_view what) { events_.emplace_back(what); });
+  }
+  void RunFor(Duration d) { RunLoopFor(clock_, loop_, d); }
+  std::string Exposition() {
+    return prometheus::TextSerializer().Serialize(monitor_.BuildExposition());
+  }
+
+  FakeClock clock_;
+  ProcfsFixture node_;
+  FakeSnapshotSource source_;
+  EventLoop loop_;
+  Monitor monitor_;
+  FakePodResourcesSource* kubelet_ = nullptr;
+  std::shared_ptr<ConsumerBoard> board_ = std::make_shared<ConsumerBoard>();
+  std::vector<std::string> events_;
+};
+
+TEST_F(ConsumerComponentTest, ExportsConsumersAndWhetherTheirAbsenceIsKnown) {
+  node_.Consumer(4100, 0, "python3", {"SLURM_JOB_ID=8812"}, "0::/\n",
+                 "7f00-7f10 r-xp 0 fd:01 1 /usr/lib/libnccl.so.2.18.3\n");
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  const std::string text = Exposition();
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers{device=\"mlx5_0\"}"), 1);
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers{device=\"mlx5_1\"}"), 0);
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 1);
+  EXPECT_EQ(FindSample(text,
+                       "rocewatch_rdma_consumer_info{device=\"mlx5_0\",pid=\"4100\","
+                       "comm=\"python3\",pod=\"\",namespace=\"\",container=\"\","
+                       "job=\"8812\",nccl_version=\"2.18.3\"}"),
+            1);
+  EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"procfs\"}"), 1);
+  EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"kubelet\"}"), 1);
+  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
+}
+
+TEST_F(ConsumerComponentTest, ABlindScanIsUnknownAndCountedNotIdle) {
+  node_.Consumer(4100, 0);
+  node_.Add(ProcfsFixture::Plain(4200));
+  node_.fs().FailReads(node_.ProcessDir(4200) + "/fd", EACCES);
+  kubelet_->answer = Status::Unavailable("kubelet pod-resources at unix:///fake: refused");
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  const std::string text = Exposition();
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 0);
+  EXPECT_EQ(FindSample(text, "rocewatch_consumer_blind_processes"), 1);
+  EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"kubelet\"}"), 0);
+  EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"kubelet\"}").value_or(0), 1);
+  EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"procfs\"}").value_or(0), 1);
+  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
+}
+
+TEST_F(ConsumerComponentTest, AHangingKubeletNeverHoldsUpTheScans) {
+  kubelet_->hang = true;
+  ASSERT_TRUE(monitor_.Start().ok());
+  node_.Consumer(4100, 1);
+  RunFor(seconds(25));
+  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
+  EXPECT_EQ(kubelet_->requests, 3);  // asked once per scan (at 0, 10 and 20 s)
+}
+
+TEST_F(ConsumerComponentTest, KubeletPodsNameTheirDevicesAndChangesAreEvents) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(1));
+  kubelet_->answer = std::vector<PodDeviceAllocation>{
+      {"trainer-0", "ml", "main", "nvidia.com/sriov_rdma", {"0000:3b:00.2"}}};
+  RunFor(seconds(11));
+  EXPECT_EQ(board_->DescribeConsumers("mlx5_1"), "pod ml/trainer-0");
+  ASSERT_FALSE(events_.empty());
+  EXPECT_EQ(events_.back(), "consumers of mlx5_1: none -> pod ml/trainer-0");
+}
+
+}  // namespace
+}  // namespace rocewatch

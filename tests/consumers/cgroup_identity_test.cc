@@ -1,0 +1,79 @@
+#include "consumers/cgroup_identity.h"
+
+#include <gtest/gtest.h>
+
+namespace rocewatch {
+namespace {
+
+constexpr char kUid[] = "1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e";
+constexpr char kId[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+struct Case {
+  const char* name;
+  std::string content;
+  std::string pod_uid;
+  std::string container_id;
+  std::string job;
+};
+
+TEST(CgroupIdentityTest, RecognisesKubernetesAndSlurmPaths) {
+  const std::string id = kId;
+  const Case cases[] = {
+      {"v2 systemd driver",
+       "0::/kubepods.slice/kubepods-burstable.slice/"
+       "kubepods-burstable-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/cri-containerd-" +
+           id + ".scope\n",
+       kUid, id, ""},
+      {"v2 systemd driver, guaranteed QoS",
+       "0::/kubepods.slice/kubepods-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/crio-" + id +
+           ".scope\n",
+       kUid, id, ""},
+      {"v1 cgroupfs driver",
+       "12:memory:/kubepods/burstable/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id +
+           "\n11:devices:/kubepods/burstable/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id + "\n",
+       kUid, id, ""},
+      {"v1 besteffort without QoS level",
+       "3:cpu,cpuacct:/kubepods/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id + "\n", kUid, id,
+       ""},
+      {"CRI-O monitor is not the container",
+       "0::/kubepods.slice/kubepods-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/crio-conmon-" +
+           id + ".scope\n",
+       kUid, "", ""},
+      {"docker outside Kubernetes", "0::/system.slice/docker-" + id + ".scope\n", "", id, ""},
+      {"slurm v1", "4:memory:/slurm/uid_1000/job_1234/step_0/task_0\n", "", "", "1234"},
+      {"slurm v1 with node name", "7:freezer:/slurm_node01/uid_1000/job_77/step_batch\n", "", "",
+       "77"},
+      {"slurm v2", "0::/system.slice/slurmstepd.scope/job_5678/step_0/user/task_0\n", "", "",
+       "5678"},
+      {"host process", "0::/user.slice/user-1000.slice/session-3.scope\n", "", "", ""},
+      {"cgroup namespace hides the path", "0::/\n", "", "", ""},
+      {"job_ outside slurm is not a job", "0::/system.slice/job_42.service\n", "", "", ""},
+  };
+  for (const Case& c : cases) {
+    CgroupIdentity identity = ParseCgroupIdentity(c.content);
+    EXPECT_EQ(identity.pod_uid, c.pod_uid) << c.name;
+    EXPECT_EQ(identity.container_id, c.container_id) << c.name;
+    EXPECT_EQ(identity.slurm_job, c.job) << c.name;
+    EXPECT_EQ(identity.malformed_lines, 0u) << c.name;
+  }
+}
+
+TEST(CgroupIdentityTest, GarbageLinesAreCountedAndSkipped) {
+  CgroupIdentity identity = ParseCgroupIdentity(
+      "garbage\n\x01\x02:\n5:x:relative/path\n0::/kubepods/pod1b2c3d4e-5f6a-7b8c-9d0e-"
+      "1f2a3b4c5d6e/" +
+      std::string(kId) + "\n0::/kubepods/podnot-a-uid/zz\n");
+  EXPECT_EQ(identity.malformed_lines, 3u);
+  EXPECT_EQ(identity.pod_uid, kUid);
+  EXPECT_EQ(identity.container_id, kId);
+}
+
+TEST(CgroupIdentityTest, EmptyAndCutContentYieldNothing) {
+  EXPECT_EQ(ParseCgroupIdentity(""), CgroupIdentity{});
+  CgroupIdentity cut = ParseCgroupIdentity("0::/kubepods.slice/kubepods-pod1b2c3d4e_5f6a");
+  EXPECT_TRUE(cut.pod_uid.empty());
+  EXPECT_TRUE(cut.container_id.empty());
+}
+
+}  // namespace
+}  // namespace rocewatch
