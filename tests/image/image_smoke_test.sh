@@ -28,7 +28,10 @@ user=$(podman image inspect --format '{{.Config.User}}' "$image")
 [[ $user =~ ^[1-9][0-9]*:[0-9]+$ ]] || fail "the image's user '$user' is not a numeric non-root uid:gid"
 entrypoint=$(podman image inspect --format '{{json .Config.Entrypoint}}' "$image")
 [ "$entrypoint" = '["/usr/local/bin/rocewatch"]' ] || fail "entrypoint $entrypoint is not exec-form rocewatch"
-echo "ok   user $user, entrypoint $entrypoint"
+# ROCEWATCH_HOST_ROOT in the image's environment: `kubectl exec POD -- rocewatch diagnose` reads /host.
+podman image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image" |
+  grep -qx 'ROCEWATCH_HOST_ROOT=/host' || fail "the image's environment lacks ROCEWATCH_HOST_ROOT=/host"
+echo "ok   user $user, entrypoint $entrypoint, ROCEWATCH_HOST_ROOT=/host"
 
 root=$(podman image mount "$image") || fail "podman image mount $image failed"
 trap 'podman image unmount "$image" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
