@@ -227,6 +227,10 @@ function checkRocewatchDaemonSet(objects) {
       podResources.volume?.hostPath?.path === '/var/lib/kubelet/pod-resources' &&
           podResources.mount?.readOnly === true,
       cs, 'the kubelet pod-resources directory must be mounted read-only');
+  const kubeletSocket = setting(container, '--kubelet-socket', 'ROCEWATCH_KUBELET_SOCKET') ?? '';
+  expect(
+      kubeletSocket.startsWith('/var/lib/kubelet/pod-resources/'), cs,
+      `the kubelet socket (${kubeletSocket}) must be the one in the pod-resources mount`);
   const stateFile = setting(container, '--state-file', 'ROCEWATCH_STATE_FILE') ?? '';
   const stateDir = stateFile.slice(0, stateFile.lastIndexOf('/'));
   const state = mountAt(pod, container, stateDir);
