@@ -109,7 +109,11 @@ std::set<std::string> RnicNetdevs(const FileSystem& fs, const std::string& infin
 
 void CollectEthtool(EthtoolPoller& ethtool, const std::set<std::string>& netdevs, Copier& copy,
                     CollectSummary& summary, const CollectOptions& options) {
-  for (auto& [netdev, r] : ethtool.Poll(netdevs)) {
+  for (auto& entry : ethtool.Poll(netdevs)) {
+    // Named references, not a structured binding: lambdas cannot capture bindings before C++20
+    // compilers implement P1091 (clang 14, the sanitizer builds' compiler, does not).
+    const std::string& netdev = entry.first;
+    auto& r = entry.second;
     if (!r.present) continue;
     if (!r.recorded && r.outcomes.empty()) continue;  // no ethtool access at all
     const std::string dir = "rocewatch/ethtool/" + netdev + "/";
