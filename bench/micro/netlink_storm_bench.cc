@@ -1,4 +1,4 @@
-// An address storm through the netlink listener (lib/netlink/netlink_listener.h) on a scripted
+// An address storm through the netlink listener (lib/app/netlink_listener.h) on a scripted
 // source: N addresses added to one RNIC netdev, then removed, read the way the daemon reads them.
 // The figure to watch is the time per event as N grows: it must stay flat (linear total work).
 // Until 2026-12 every event copied the netdev's whole address list, so the per-event time grew
@@ -6,8 +6,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "app/event_loop.h"
-#include "netlink/netlink_listener.h"
+#include "app/netlink_listener.h"
+#include "core/event_loop.h"
 #include "support/fake_clock.h"
 #include "support/fake_rtnetlink_source.h"
 #include "support/netlink_builders.h"

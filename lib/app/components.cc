@@ -1,12 +1,12 @@
 #include "app/components.h"
 
 #include "app/consumer_component.h"
+#include "app/ethtool_component.h"
 #include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
-#include "ethtool/ethtool_component.h"
+#include "app/traffic_component.h"
 #include "consumers/kubelet_pod_resources_source.h"
-#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 

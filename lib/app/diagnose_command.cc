@@ -5,19 +5,19 @@
 
 #include "app/components.h"
 #include "app/consumer_component.h"
+#include "app/ethtool_component.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
+#include "app/traffic_component.h"
 #include "consumers/consumer_merge.h"
 #include "consumers/kubelet_pod_resources_source.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
-#include "ethtool/ethtool_component.h"
 #include "ethtool/link_quality_snapshot.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
-#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 namespace {

@@ -1,14 +1,14 @@
 #pragma once
-// --gid-source auto|verbs|sysfs: where GID tables are read from (gid/gid_source_selection.h has
+// --gid-source auto|verbs|sysfs: where GID tables are read from (app/gid_source_selection.h has
 // the decision: auto = verbs if at least one RDMA device opens through libibverbs, else sysfs).
 
 #include <cstddef>
 #include <memory>
 #include <string>
 
+#include "app/gid_source_selection.h"
 #include "app/options.h"
-#include "gid/gid_source_selection.h"
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "os/file_system.h"
 #include "verbs/verbs_api.h"
 

@@ -2,10 +2,6 @@
 
 namespace rocewatch {
 
-std::string PrimaryNetdev(const Port& port) {
-  return port.netdevs.empty() ? std::string() : port.netdevs.front();
-}
-
 void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   const NodeSnapshot& snapshot = ctx.latest_snapshot();
   out.Declare("rocewatch_port_info", "One per RDMA port: its link layer and netdev.",

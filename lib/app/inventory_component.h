@@ -12,7 +12,4 @@ class InventoryComponent final : public MonitorComponent {
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
 };
 
-// The netdev a port is known by in metrics: its first own netdev (device/net), else "".
-std::string PrimaryNetdev(const Port& port);
-
 }  // namespace rocewatch

@@ -27,7 +27,7 @@
 
 #include "app/snapshot_source.h"
 #include "core/clock.h"
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/event_loop.h"
 #include "core/clock.h"
+#include "core/event_loop.h"
 #include "core/status.h"
 #include "export/metric_families.h"
 #include "model/finding.h"

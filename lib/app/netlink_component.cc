@@ -1,7 +1,7 @@
 #include "app/netlink_component.h"
 
+#include "app/netdev_metrics.h"
 #include "netlink/libnl_rtnetlink_source.h"
-#include "netlink/netdev_metrics.h"
 
 namespace rocewatch {
 namespace {

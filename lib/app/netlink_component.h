@@ -11,8 +11,8 @@
 #include <string>
 
 #include "app/monitor_component.h"
+#include "app/netlink_listener.h"
 #include "detect/netdev_health.h"
-#include "netlink/netlink_listener.h"
 #include "netlink/rtnetlink_source.h"
 
 namespace rocewatch {

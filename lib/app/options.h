@@ -5,11 +5,11 @@
 #include <optional>
 #include <string>
 
+#include "app/gid_source_selection.h"  // GidSourceChoice
 #include "consumers/consumer_options.h"
 #include "core/clock.h"
 #include "ethtool/ethtool_options.h"
 #include "export/listen_address.h"
-#include "gid/gid_source_selection.h"  // GidSourceChoice
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
 
@@ -41,8 +41,8 @@ struct RunOptions {
   // returns an address lost in a flap may stay away before rocewatch_ip_missing is set.
   int netlink_receive_buffer = 4 << 20;
   Duration ip_missing_grace = std::chrono::seconds(15);
-  TrafficOptions traffic;  // --traffic-* (docs/detection.md)
-  EthtoolOptions ethtool;  // --ethtool-interval, --optics-interval, ... (docs/detection.md)
+  TrafficOptions traffic;     // --traffic-* (docs/detection.md)
+  EthtoolOptions ethtool;     // --ethtool-interval, --optics-interval, ... (docs/detection.md)
   ConsumerOptions consumers;  // --consumer-*, --kubelet-* (docs/detection.md, "Who uses a rail")
 };
 

@@ -12,7 +12,7 @@
 #include <functional>
 #include <string_view>
 
-#include "app/event_loop.h"
+#include "core/event_loop.h"
 #include "os/service_notifier.h"
 
 namespace rocewatch {

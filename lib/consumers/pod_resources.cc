@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 namespace {

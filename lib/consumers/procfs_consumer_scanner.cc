@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "consumers/cgroup_identity.h"
-#include "hostconfig/text.h"
+#include "core/text.h"
 #include "nccl/nccl_environment.h"
 #include "nccl/nccl_process_scan.h"
 

@@ -10,7 +10,7 @@
 #include "detect/ip_loss_detector.h"
 #include "detect/link_flap_detector.h"
 #include "detect/policy_routing_detector.h"
-#include "netlink/netdev_change.h"
+#include "model/netdev_change.h"
 
 namespace rocewatch {
 

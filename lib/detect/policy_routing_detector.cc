@@ -1,18 +1,9 @@
 #include "detect/policy_routing_detector.h"
 
-#include <arpa/inet.h>
 #include <linux/rtnetlink.h>
-
-#include <cstring>
 
 namespace rocewatch {
 namespace {
-
-// The address as 16 bytes (IPv4 in the first 4); false if unparsable.
-bool ToBytes(AddressFamily family, const std::string& text, unsigned char out[16]) {
-  std::memset(out, 0, 16);
-  return inet_pton(family == AddressFamily::kIpv4 ? AF_INET : AF_INET6, text.c_str(), out) == 1;
-}
 
 bool IsPolicyTable(uint32_t table) {
   return table != RT_TABLE_MAIN && table != RT_TABLE_LOCAL && table != RT_TABLE_DEFAULT &&
@@ -20,21 +11,6 @@ bool IsPolicyTable(uint32_t table) {
 }
 
 }  // namespace
-
-bool RuleCoversAddress(const PolicyRule& rule, const IpAddress& address) {
-  if (rule.family != address.family || rule.src.empty()) return false;
-  unsigned char net[16], addr[16];
-  if (!ToBytes(rule.family, rule.src, net) || !ToBytes(address.family, address.address, addr))
-    return false;
-  unsigned bits = rule.src_len;
-  unsigned max_bits = rule.family == AddressFamily::kIpv4 ? 32 : 128;
-  if (bits > max_bits) return false;
-  for (unsigned i = 0; i < bits; ++i) {
-    unsigned char mask = static_cast<unsigned char>(0x80 >> (i % 8));
-    if ((net[i / 8] & mask) != (addr[i / 8] & mask)) return false;
-  }
-  return true;
-}
 
 void PolicyRoutingDetector::Evaluate(const RoutingView& view, MonoTime now) {
   std::erase_if(netdevs_, [&](const auto& entry) { return view.netdevs.count(entry.first) == 0; });

@@ -22,7 +22,8 @@
 #include "core/clock.h"
 #include "model/finding.h"
 #include "model/netdev.h"
-#include "netlink/netlink_event.h"
+#include "model/policy_rule.h"
+#include "model/route.h"
 
 namespace rocewatch {
 
@@ -36,9 +37,6 @@ struct RoutingView {
   std::set<PolicyRule> rules;
   std::map<std::string, std::vector<Route>> routes;  // by netdev
 };
-
-// True if `rule` selects traffic from `address` (same family, source prefix contains it).
-bool RuleCoversAddress(const PolicyRule& rule, const IpAddress& address);
 
 class PolicyRoutingDetector {
  public:

@@ -4,9 +4,9 @@
 #include <set>
 
 #include "core/duration.h"
+#include "core/text.h"
 #include "diagnose/check_groups.h"
 #include "hostconfig/ini_file.h"
-#include "hostconfig/text.h"
 
 namespace rocewatch {
 namespace {

@@ -17,8 +17,8 @@
 
 #include "core/status.h"
 #include "gid/gid_drift_detector.h"
-#include "gid/state_file_writer.h"
 #include "os/file_system.h"
+#include "os/state_file_writer.h"
 
 namespace rocewatch {
 

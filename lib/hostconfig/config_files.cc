@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "core/natural_less.h"
+
 namespace rocewatch {
 
 std::string HostFile(const HostPaths& paths, std::string_view absolute) {

@@ -4,12 +4,12 @@
 #include <map>
 #include <set>
 
+#include "core/text.h"
 #include "hostconfig/config_files.h"
 #include "hostconfig/ifupdown_interfaces.h"
 #include "hostconfig/netplan_renderer.h"
 #include "hostconfig/network_manager_reader.h"
 #include "hostconfig/networkd_reader.h"
-#include "hostconfig/text.h"
 
 namespace rocewatch {
 

@@ -1,6 +1,6 @@
 #include "hostconfig/ifupdown_interfaces.h"
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 

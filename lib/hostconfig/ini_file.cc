@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 

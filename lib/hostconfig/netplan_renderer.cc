@@ -3,7 +3,7 @@
 #include <set>
 #include <vector>
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 namespace {

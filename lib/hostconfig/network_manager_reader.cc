@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "core/text.h"
 #include "hostconfig/config_files.h"
 #include "hostconfig/nm_device_spec.h"
-#include "hostconfig/text.h"
 
 namespace rocewatch {
 namespace {

@@ -1,7 +1,7 @@
 #include "hostconfig/networkd_reader.h"
 
+#include "core/text.h"
 #include "hostconfig/config_files.h"
-#include "hostconfig/text.h"
 
 namespace rocewatch {
 namespace {

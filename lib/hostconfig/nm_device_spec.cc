@@ -3,7 +3,7 @@
 #include <cctype>
 #include <string>
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 namespace {

@@ -2,6 +2,10 @@
 
 namespace rocewatch {
 
+std::string PrimaryNetdev(const Port& port) {
+  return port.netdevs.empty() ? std::string() : port.netdevs.front();
+}
+
 const Device* NodeSnapshot::FindDevice(const std::string& name) const {
   for (const Device& d : devices)
     if (d.name == name) return &d;

@@ -43,6 +43,9 @@ struct Port {
   bool IsRoce() const { return link_layer == "Ethernet"; }
 };
 
+// The netdev a port is known by in metrics: its first own netdev (device/net), else "".
+std::string PrimaryNetdev(const Port& port);
+
 struct Device {
   std::string name;  // mlx5_0
   std::string fw_ver;

@@ -1,6 +1,6 @@
 #include "nccl/nccl_environment.h"
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 

@@ -1,6 +1,6 @@
 #include "nccl/nccl_library.h"
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 #include "nccl/nccl_version.h"
 
 namespace rocewatch {

@@ -1,6 +1,6 @@
 #include "netlink/netdev_dump.h"
 
-#include "detect/policy_routing_detector.h"
+#include "model/policy_rule.h"
 #include "netlink/libnl_rtnetlink_source.h"
 #include "netlink/netdev_tracker.h"
 

@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "netlink/netdev_change.h"
+#include "model/netdev_change.h"
 #include "netlink/netlink_event.h"
 
 namespace rocewatch {
@@ -66,7 +66,7 @@ class NetdevTracker {
   };
   static NetdevState StateOf(const Link& link);
   // A change to `link`: with its addresses for kAppeared, its fields alone otherwise
-  // (netlink/netdev_change.h).
+  // (model/netdev_change.h).
   static NetdevChange Change(NetdevChange::Kind kind, MonoTime at, const Link& link,
                              IpAddress address = {});
   // The RNIC links by name.

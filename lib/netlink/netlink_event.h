@@ -11,6 +11,8 @@
 
 #include "core/clock.h"
 #include "model/netdev.h"
+#include "model/policy_rule.h"
+#include "model/route.h"
 
 namespace rocewatch {
 
@@ -38,42 +40,6 @@ struct AddressMessage {
   bool removed = false;
   int ifindex = 0;
   IpAddress address;
-};
-
-// A routing policy rule (RTM_NEWRULE / RTM_DELRULE). Compared on every field but `at`/`removed`.
-struct PolicyRule {
-  AddressFamily family = AddressFamily::kIpv4;
-  std::string src;  // FRA_SRC, "" for any
-  uint8_t src_len = 0;
-  std::string dst;  // FRA_DST, "" for any
-  uint8_t dst_len = 0;
-  uint32_t table = 0;     // FRA_TABLE or the header's table
-  uint32_t priority = 0;  // FRA_PRIORITY
-  uint8_t action = 0;     // FR_ACT_*
-  uint32_t fwmark = 0;    // FRA_FWMARK
-  std::string iifname;    // FRA_IIFNAME
-  std::string oifname;    // FRA_OIFNAME
-
-  // "from 10.0.0.2/32 lookup 100 prio 1000" (iproute2-like).
-  std::string ToString() const;
-  auto operator<=>(const PolicyRule&) const = default;
-};
-
-// A route (RTM_NEWROUTE / RTM_DELROUTE), reduced to what identifies it. Multipath routes carry
-// no oif and are kept with oif 0.
-struct Route {
-  AddressFamily family = AddressFamily::kIpv4;
-  std::string dst;  // "" for the default route
-  uint8_t dst_len = 0;
-  uint32_t table = 0;
-  int oif = 0;          // RTA_OIF ifindex
-  std::string gateway;  // RTA_GATEWAY
-  std::string prefsrc;  // RTA_PREFSRC
-  uint32_t metric = 0;  // RTA_PRIORITY
-
-  // "default via 10.0.0.1 dev#4 table 100" (with the ifindex: names are resolved by the tracker).
-  std::string ToString() const;
-  auto operator<=>(const Route&) const = default;
 };
 
 struct RuleMessage {

@@ -83,9 +83,6 @@ class PosixFileSystem final : public FileSystem {
   Options options_;
 };
 
-// Orders names as people expect numbered entries: "2" < "10", "mlx5_2" < "mlx5_10".
-bool NaturalLess(const std::string& a, const std::string& b);
-
 // Joins path parts with exactly one '/' between them.
 std::string JoinPath(const std::string& a, const std::string& b);
 

@@ -1,6 +1,6 @@
 #include "procfs/process_list.h"
 
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 

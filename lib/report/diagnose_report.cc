@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "build_info.h"
+#include "core/natural_less.h"
 #include "os/file_system.h"
 
 namespace rocewatch {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "os/attribute_reader.h"
 #include "os/file_system.h"
 

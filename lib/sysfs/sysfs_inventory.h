@@ -29,7 +29,7 @@
 #include <string>
 
 #include "core/status.h"
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "model/node.h"
 #include "os/file_system.h"
 

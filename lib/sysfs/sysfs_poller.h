@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "core/status.h"
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "model/node.h"
 #include "os/attribute_reader.h"
 #include "os/file_system.h"

@@ -1,7 +1,5 @@
 #include "traffic/traffic_samples.h"
 
-#include "app/inventory_component.h"
-
 namespace rocewatch {
 
 std::optional<bool> PortCarrier(const Port& port,

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/event_loop.h"
+#include "core/event_loop.h"
 #include "verbs/verbs_device_set.h"
 
 namespace rocewatch {

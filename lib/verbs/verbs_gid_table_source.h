@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "verbs/verbs_device_set.h"
 
 namespace rocewatch {

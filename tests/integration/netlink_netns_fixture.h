@@ -9,9 +9,9 @@
 #include <functional>
 #include <memory>
 
-#include "app/event_loop.h"
+#include "app/netlink_listener.h"
+#include "core/event_loop.h"
 #include "netlink/libnl_rtnetlink_source.h"
-#include "netlink/netlink_listener.h"
 #include "support/net_namespace.h"
 
 namespace rocewatch {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "core/natural_less.h"
+
 namespace rocewatch {
 
 std::string NormalizeFakePath(const std::string& path) {

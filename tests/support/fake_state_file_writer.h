@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "gid/state_file_writer.h"
+#include "os/state_file_writer.h"
 
 namespace rocewatch {
 

@@ -8,11 +8,11 @@
 #include <memory>
 #include <string>
 
-#include "app/event_loop.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
 #include "app/options.h"
 #include "core/clock.h"
+#include "core/event_loop.h"
 #include "export/metrics_server.h"
 #include "os/file_system.h"
 #include "sysfs/sysfs_gid_table_source.h"

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "app/event_loop.h"
+#include "core/event_loop.h"
 #include "support/fake_clock.h"
 
 namespace rocewatch {

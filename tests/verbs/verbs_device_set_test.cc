@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/event_loop.h"
+#include "core/event_loop.h"
 #include "support/fake_clock.h"
 #include "support/fake_verbs_api.h"
 #include "verbs/verbs_event_watcher.h"

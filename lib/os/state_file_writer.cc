@@ -1,4 +1,4 @@
-#include "gid/state_file_writer.h"
+#include "os/state_file_writer.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-#include "app/event_loop.h"
+#include "core/event_loop.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -1,4 +1,4 @@
-#include "netlink/netlink_listener.h"
+#include "app/netlink_listener.h"
 
 #include <spdlog/spdlog.h>
 

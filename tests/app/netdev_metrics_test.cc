@@ -1,4 +1,4 @@
-#include "netlink/netdev_metrics.h"
+#include "app/netdev_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 // The netdev metrics of shared/contract.md (and the policy-routing ones of docs/netlink.md), built
 // from a NetlinkListener's state. Cheap: no I/O.
 
+#include "app/netlink_listener.h"
 #include "export/metric_families.h"
-#include "netlink/netlink_listener.h"
 
 namespace rocewatch {
 

@@ -1,5 +1,5 @@
 // The traffic detector inside the Monitor: snapshots in, metrics, events and findings out.
-#include "traffic/traffic_component.h"
+#include "app/traffic_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/event_loop.h"
 #include "core/clock.h"
+#include "core/event_loop.h"
 #include "core/status.h"
 #include "detect/netdev_health.h"
 #include "netlink/netdev_tracker.h"

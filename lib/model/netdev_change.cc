@@ -1,4 +1,4 @@
-#include "netlink/netdev_change.h"
+#include "model/netdev_change.h"
 
 namespace rocewatch {
 

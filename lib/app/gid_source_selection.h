@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/status.h"
-#include "gid/gid_table_source.h"
+#include "model/gid_table_source.h"
 #include "verbs/verbs_api.h"
 #include "verbs/verbs_device_set.h"
 

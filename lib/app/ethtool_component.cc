@@ -1,4 +1,4 @@
-#include "ethtool/ethtool_component.h"
+#include "app/ethtool_component.h"
 
 #include <spdlog/spdlog.h>
 

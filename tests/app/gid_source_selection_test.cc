@@ -1,4 +1,4 @@
-#include "gid/gid_source_selection.h"
+#include "app/gid_source_selection.h"
 
 #include <gtest/gtest.h>
 

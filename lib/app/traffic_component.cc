@@ -1,4 +1,4 @@
-#include "traffic/traffic_component.h"
+#include "app/traffic_component.h"
 
 #include "traffic/format_rate.h"
 #include "traffic/traffic_samples.h"

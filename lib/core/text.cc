@@ -1,4 +1,4 @@
-#include "hostconfig/text.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,7 +1,7 @@
 // The ethtool component inside the Monitor, driven by recordings that change between polls (as a
 // support bundle or a demo does): recorded mlx5 counters in, link quality, PFC storms, optics,
 // metrics, events and findings out.
-#include "ethtool/ethtool_component.h"
+#include "app/ethtool_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>

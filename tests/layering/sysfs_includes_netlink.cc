@@ -1,0 +1,4 @@
+// Must not compile: lib/sysfs does not declare that it uses lib/netlink (both in layer sources).
+// Built only by check_layering.sh.
+#include "netlink/netdev_tracker.h"
+#include "sysfs/sysfs_inventory.h"
