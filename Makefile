@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all deps build run test test-unit test-integration test-e2e test-image image bench test-asan \
-        test-tsan sanitizer-deps fuzz soak install format clean
+        test-tsan sanitizer-deps fuzz soak install format check-format clean
 
 all: build
 
@@ -18,7 +18,10 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
 # Diagnose this host, then a bundled example node (an 8-rail RoCE host with a drifted GID).
-run: build
+# Builds only what the demo runs: the daemon and the fixture writer (no test binary).
+run: deps
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target rocewatch rocewatch-fixture -- --no-print-directory
 	@scripts/demo.sh $(BUILD)
 
 # The image smoke test (label image) builds the whole image: it runs in `make test-image`.
@@ -92,7 +95,13 @@ install: build
 	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
 
 format:
-	find lib daemon tests bench -name '*.h' -o -name '*.cc' | xargs clang-format -i
+	@scripts/install-deps.sh format
+	find lib daemon tests bench fuzz -name '*.h' -o -name '*.cc' | xargs clang-format -i
+
+# Fails listing the C++ files clang-format would change (CI runs it first).
+check-format:
+	@scripts/install-deps.sh format
+	@scripts/check-format.sh
 
 clean:
 	rm -rf $(BUILD) build-asan build-tsan build-bench build-fuzz

@@ -4,6 +4,7 @@
 #   scripts/install-deps.sh e2e        + Prometheus, Alertmanager, yamllint (end-to-end tests)
 #   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
 #   scripts/install-deps.sh image      + podman, buildah, mmdebstrap (make image, make test-image)
+#   scripts/install-deps.sh format     + clang-format (make format, make check-format)
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git
@@ -15,6 +16,7 @@ e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 image_pkgs=(podman buildah mmdebstrap)
+format_pkgs=(clang-format)
 
 wanted=("${build_pkgs[@]}")
 for set in "$@"; do
@@ -24,6 +26,7 @@ for set in "$@"; do
     bench) wanted+=("${bench_pkgs[@]}") ;;
     fuzz) wanted+=("${fuzz_pkgs[@]}") ;;
     image) wanted+=("${image_pkgs[@]}") ;;
+    format) wanted+=("${format_pkgs[@]}") ;;
     *) echo "install-deps: unknown set '$set'" >&2; exit 2 ;;
   esac
 done

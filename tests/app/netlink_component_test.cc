@@ -124,7 +124,6 @@ TEST_F(NetlinkComponentTest, MalformedMessagesCountAsSourceErrors) {
   EXPECT_TRUE(found);
 }
 
-
 // The carrier-down event carries why the link went down, as the driver's link_ext_state says it.
 TEST(NetlinkComponentReasonTest, CarrierDownEventCarriesTheLinkExtStateReason) {
   FakeClock clock;

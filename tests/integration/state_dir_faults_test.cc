@@ -50,9 +50,9 @@ class StateDirFaultsTest : public ::testing::Test {
     dir_.WriteFile("proc/sys/kernel/random/boot_id", "5c0e2f3a-1b2c-4d5e-8f90-0123456789ab\n");
   }
   StatusOr<std::unique_ptr<DaemonProcess>> StartDaemon(const std::string& state_file) {
-    return DaemonProcess::Start(
-        {"--host-root", dir_.path(), "--state-file", state_file, "--interval", "200ms",
-         "--gid-backstop", "200ms"});  // GID changes here come without netlink events
+    return DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", state_file,
+                                 "--interval", "200ms", "--gid-backstop",
+                                 "200ms"});  // GID changes here come without netlink events
   }
   // Polls /metrics until `series` reaches at least `value` (at most 10 s).
   static double WaitFor(DaemonProcess& daemon, const std::string& series, double value) {
