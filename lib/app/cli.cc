@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -68,11 +70,86 @@ StatusOr<CommonOptions> ValidateCommon(const RawCommon& raw) {
   return common;
 }
 
+StatusOr<Duration> NamedDuration(const std::string& flag, const std::string& text) {
+  StatusOr<Duration> d = ParseDuration(text);
+  if (!d.ok()) return Status::InvalidArgument(flag + ": " + d.status().message());
+  return d;
+}
+
 StatusOr<Duration> PositiveDuration(const std::string& flag, const std::string& text) {
   StatusOr<Duration> d = ParseDuration(text);
   if (!d.ok()) return Status::InvalidArgument(flag + ": " + d.status().message());
   if (*d <= Duration::zero()) return Status::InvalidArgument(flag + " must be positive");
   return d;
+}
+
+// CLI11 reads "--name=" like "--name" and then takes the next argument as the value (so
+// `--state-file= --interval=1s` named the state file "--interval=1s"). Rewrites "--name=" into
+// "--name" "" so that the value is the empty string, as typed. Stops at "--".
+std::vector<std::string> WithExplicitEmptyValues(int argc, char** argv) {
+  std::vector<std::string> args;
+  bool options_ended = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") options_ended = true;
+    if (!options_ended && i > 0 && arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=' &&
+        arg.find('=') == arg.size() - 1) {
+      args.push_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+      continue;
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+bool GivenOnCommandLine(const std::vector<std::string>& args, const std::string& flag) {
+  for (const std::string& arg : args)
+    if (arg == flag || arg.rfind(flag + "=", 0) == 0) return true;
+  return false;
+}
+
+// `message` with each flag of `cmd` whose value came from its environment variable named as that
+// variable ("--interval: ..." -> "ROCEWATCH_INTERVAL (environment): ..."): the user never typed
+// the flag.
+std::string NameValueSources(std::string message, const CLI::App& cmd,
+                             const std::vector<std::string>& args) {
+  for (const CLI::Option* option : cmd.get_options()) {
+    const std::string& env = option->get_envname();
+    if (env.empty() || std::getenv(env.c_str()) == nullptr) continue;
+    const std::string flag = option->get_name();
+    if (flag.rfind("--", 0) != 0 || GivenOnCommandLine(args, flag)) continue;
+    const std::string replacement = env + " (environment)";
+    for (size_t at = message.find(flag); at != std::string::npos;
+         at = message.find(flag, at + replacement.size())) {
+      size_t end = at + flag.size();
+      bool whole = end == message.size() ||
+                   !(std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-');
+      if (!whole) {
+        at += 1;
+        continue;
+      }
+      message.replace(at, flag.size(), replacement);
+    }
+  }
+  return message;
+}
+
+// Where `diagnose` looks for the daemon without --daemon: where the daemon of this environment
+// listens (ROCEWATCH_LISTEN, as the Kubernetes DaemonSet sets it for every process of the pod, so
+// that an exec'd diagnose finds it on the node's address), else 127.0.0.1:9879. A listen address
+// on every interface is asked on 127.0.0.1; an unparsable one falls back to the default.
+std::string DefaultDaemonUrl() {
+  const char* listen = std::getenv("ROCEWATCH_LISTEN");
+  if (listen != nullptr) {
+    StatusOr<ListenAddress> address = ParseListenAddress(listen);
+    if (address.ok() && address->port != 0) {
+      std::string host =
+          address->host.empty() || address->host == "0.0.0.0" ? "127.0.0.1" : address->host;
+      return "http://" + host + ":" + std::to_string(address->port);
+    }
+  }
+  return "http://127.0.0.1:9879";
 }
 
 }  // namespace
@@ -158,7 +235,7 @@ int RunCli(int argc, char** argv) {
 
   RawCommon diagnose_common;
   bool json = false, npd = false;
-  std::string watch;
+  std::string watch, daemon_url = DefaultDaemonUrl();
   CLI::App* diagnose =
       app.add_subcommand("diagnose", "One-shot report; exit 0 healthy, 1 warning, 2 critical");
   AddCommonFlags(diagnose, diagnose_common);
@@ -176,6 +253,13 @@ int RunCli(int argc, char** argv) {
       ->add_option("--kubelet-socket", diagnose_kubelet_socket,
                    "The kubelet pod-resources socket (default under --host-root; none: not used)")
       ->envname("ROCEWATCH_KUBELET_SOCKET");
+  diagnose
+      ->add_option("--daemon", daemon_url,
+                   "The running daemon whose live findings are merged (http://HOST:PORT), or "
+                   "none; an unreachable daemon is an info line (default: ROCEWATCH_LISTEN's "
+                   "address, else 127.0.0.1:9879)")
+      ->envname("ROCEWATCH_DAEMON")
+      ->capture_default_str();
 
   app.add_subcommand("version", "Version and build information");
 
@@ -193,14 +277,21 @@ int RunCli(int argc, char** argv) {
   // diagnose and collect report bad flags with status 3 ("could not run"), run with 2.
   const bool diagnosing =
       argc > 1 && (std::strcmp(argv[1], "diagnose") == 0 || std::strcmp(argv[1], "collect") == 0);
+  const std::vector<std::string> args = WithExplicitEmptyValues(argc, argv);
+  const CLI::App& typed = argc > 1 && std::strcmp(argv[1], "collect") == 0 ? *collect
+                          : diagnosing                                     ? *diagnose
+                                                                           : *run;
   try {
-    app.parse(argc, argv);
+    std::vector<const char*> arg_pointers;
+    for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "rocewatch: " << e.what() << " (see rocewatch --help)\n";
+    std::cerr << "rocewatch: " << NameValueSources(e.what(), typed, args)
+              << " (see rocewatch --help)\n";
     return diagnosing ? 3 : 2;
   }
 
@@ -212,7 +303,8 @@ int RunCli(int argc, char** argv) {
   if (collect->parsed()) {
     StatusOr<CommonOptions> common = ValidateCommon(collect_common);
     if (!common.ok()) {
-      std::cerr << "rocewatch collect: " << common.status().message() << "\n";
+      std::cerr << "rocewatch collect: " << NameValueSources(common.status().message(), typed, args)
+                << "\n";
       return 3;
     }
     CollectCommandOptions options{*common, collect_dir, !collect_no_optics};
@@ -220,9 +312,10 @@ int RunCli(int argc, char** argv) {
   }
 
   if (diagnose->parsed()) {
-    auto fail = [npd](const Status& s) {
-      if (npd) return ReportNpdCouldNotRun(s.message(), std::cout);
-      std::cerr << "rocewatch diagnose: " << s.message() << "\n";
+    auto fail = [&](const Status& s) {
+      const std::string message = NameValueSources(s.message(), typed, args);
+      if (npd) return ReportNpdCouldNotRun(message, std::cout);
+      std::cerr << "rocewatch diagnose: " << message << "\n";
       return 3;
     };
     StatusOr<CommonOptions> common = ValidateCommon(diagnose_common);
@@ -238,12 +331,22 @@ int RunCli(int argc, char** argv) {
     options.npd = npd;
     options.optics = !no_optics;
     options.consumers.kubelet_socket = diagnose_kubelet_socket;
+    options.daemon_text = daemon_url;
+    if (daemon_url == "none") {
+      options.daemon.reset();
+    } else {
+      StatusOr<HttpUrl> url = ParseHttpUrl(daemon_url);
+      if (!url.ok())
+        return fail(Status::InvalidArgument("--daemon: " + url.status().message() +
+                                            " (use http://HOST:PORT or none)"));
+      options.daemon = *url;
+    }
     if (npd) return RunDiagnoseForNpd(options, std::cout);
     return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
 
-  auto fail = [](const Status& s) {
-    std::cerr << "rocewatch run: " << s.message() << "\n";
+  auto fail = [&](const Status& s) {
+    std::cerr << "rocewatch run: " << NameValueSources(s.message(), typed, args) << "\n";
     return 2;
   };
   StatusOr<CommonOptions> common = ValidateCommon(run_common);
@@ -256,7 +359,7 @@ int RunCli(int argc, char** argv) {
   StatusOr<Duration> poll = PositiveDuration("--interval", interval);
   if (!poll.ok()) return fail(poll.status());
   options.interval = *poll;
-  StatusOr<Duration> settle_delay = ParseDuration(settle);
+  StatusOr<Duration> settle_delay = NamedDuration("--settle", settle);
   if (!settle_delay.ok()) return fail(settle_delay.status());
   options.settle = *settle_delay;
   StatusOr<Duration> backstop = PositiveDuration("--gid-backstop", gid_backstop);
@@ -271,7 +374,7 @@ int RunCli(int argc, char** argv) {
   options.state_file = state_file;
   options.expected_gid_index = expected_gid_index;
   options.netlink_receive_buffer = netlink_receive_buffer;
-  StatusOr<Duration> grace = ParseDuration(ip_missing_grace);
+  StatusOr<Duration> grace = NamedDuration("--ip-missing-grace", ip_missing_grace);
   if (!grace.ok()) return fail(grace.status());
   options.ip_missing_grace = *grace;
   StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);

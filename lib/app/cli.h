@@ -1,5 +1,5 @@
 #pragma once
-// The command line of shared/contract.md: `rocewatch run | diagnose | version`.
+// The command line (docs/cli.md): `rocewatch run | diagnose | version`.
 
 namespace rocewatch {
 

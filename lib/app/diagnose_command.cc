@@ -16,6 +16,9 @@
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
 #include "ethtool/link_quality_snapshot.h"
+#include "export/http_fetch.h"
+#include "os/boot_id.h"
+#include "report/daemon_findings.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
 
@@ -32,6 +35,51 @@ std::string FormatTime(double unix_seconds) {
   std::snprintf(millis, sizeof(millis), ".%03d",
                 static_cast<int>((unix_seconds - static_cast<double>(whole)) * 1000));
   return std::string(text) + millis + "Z";
+}
+
+// Asks the daemon for its live findings and merges them (docs/diagnose.md, "The daemon").
+// Whatever happens is one info finding: merged, or why the daemon did not answer.
+void MergeFromDaemon(const DiagnoseOptions& options, const std::string& boot_id,
+                     DiagnoseReport& report) {
+  HttpUrl url = *options.daemon;
+  while (!url.path.empty() && url.path.back() == '/') url.path.pop_back();
+  url.path += "/api/v1/findings";
+  StatusOr<FetchedPage> page = FetchUrl(url, options.daemon_timeout);
+  Status problem = Status::Ok();
+  if (!page.ok()) {
+    problem = page.status();
+  } else if (page->status != 200) {
+    problem = Status::Unavailable("HTTP " + std::to_string(page->status) + " from " + url.path);
+  }
+  StatusOr<DaemonFindings> daemon =
+      problem.ok() ? ParseDaemonFindings(page->body) : StatusOr<DaemonFindings>(problem);
+  if (!daemon.ok()) {
+    report.findings.push_back(
+        {Severity::kInfo, "daemon_unreachable", options.daemon_text,
+         "no rocewatch daemon answered at " + options.daemon_text + " (" +
+             daemon.status().message() +
+             "): this report holds this run's one-shot checks only, without the drift, flap and "
+             "address history the daemon keeps",
+         "Start the daemon (`rocewatch run`), or point --daemon at where it listens; --daemon "
+         "none skips this."});
+    return;
+  }
+  if (!boot_id.empty() && !daemon->boot_id.empty() && boot_id != daemon->boot_id) {
+    report.findings.push_back(
+        {Severity::kInfo, "daemon_other_host", options.daemon_text,
+         "the rocewatch daemon at " + options.daemon_text + " watches another host (boot id " +
+             daemon->boot_id + ", this report's host " + boot_id + "): its findings are not merged",
+         "Point --daemon at the daemon of the host under --host-root, or use --daemon none."});
+    return;
+  }
+  MergeDaemonFindings(*daemon, report.findings);
+  for (const DaemonFindings::Event& e : daemon->events)
+    if (e.severity >= Severity::kWarning) report.daemon_events.push_back(e.time + "  " + e.message);
+  report.findings.push_back(
+      {Severity::kInfo, "daemon", options.daemon_text,
+       "merged the live findings (" + std::to_string(daemon->findings.size()) +
+           ") and recent warning events of the rocewatch daemon at " + options.daemon_text,
+       "None needed."});
 }
 
 }  // namespace
@@ -163,6 +211,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   input.policy_rules = rules.ok() ? &*rules : nullptr;
   std::vector<Finding> configuration = RunConfigurationChecks(input);
   report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
+  if (options.daemon) MergeFromDaemon(options, ReadBootId(fs, paths.procfs_root), report);
 
   if (options.npd) {
     NpdVerdict verdict = NpdVerdictFor(report.findings);

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "consumers/stale_gid_impact.h"
@@ -41,7 +42,8 @@ GidDriftComponent::~GidDriftComponent() = default;
 
 Status GidDriftComponent::Start(MonitorContext& ctx) {
   GidStateStore::LoadResult loaded = store_.Load();
-  if (loaded.origin == GidStateStore::Origin::kUnusable) {
+  if (loaded.origin == GidStateStore::Origin::kUnusable ||
+      loaded.origin == GidStateStore::Origin::kNewerSchema) {
     spdlog::warn("{}", loaded.message);
     ctx.CountSourceError("state", 1);
   } else {
@@ -76,7 +78,6 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
           c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index);
       if (consumers_) line += " consumers=\"" + consumers_->DescribeConsumers(c.device) + "\"";
       ctx.RecordEvent(line, Severity::kWarning);
-      last_moves_[{c.device, e.port, e.netdev}] = c;
     } else if (baseline.count({c.device, e.port}) == 0) {
       ctx.RecordEvent(fmt::format("gid_{} device={} port={} netdev={} gid={} type={} index={}",
                                   GidChangeKindName(c.kind), c.device, e.port, e.netdev, e.gid,
@@ -93,11 +94,14 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
       if (auto m = EvaluateIndexMismatch(t, *options_.expected_gid_index))
         mismatches_.push_back(*m);
   }
+  observed_ = true;
   Persist(ctx);
 }
 
 void GidDriftComponent::Persist(MonitorContext& ctx) {
-  if (!store_.enabled() || (saved_ && *saved_ == detector_.state())) return;
+  // Only a state built from a real snapshot replaces the file: a start that failed before its
+  // first snapshot leaves it as it was.
+  if (!observed_ || !store_.may_write() || (saved_ && *saved_ == detector_.state())) return;
   Status status = store_.Save(detector_.state(), ctx.clock().UnixSeconds());
   if (status.ok()) {
     if (last_save_failed_) spdlog::info("GID state written to {} again", store_.path());
@@ -140,6 +144,22 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
     out.Gauge("rocewatch_gid_last_drift_timestamp_seconds", "", labels,
               counter.last_drift_unix_seconds);
   }
+  out.Declare("rocewatch_gid_last_drift_info",
+              "The last GID move per (device, port, netdev): its GID, type, old and new index; 1.",
+              prometheus::MetricType::Gauge);
+  for (const auto& [key, counter] : detector_.state().counters) {
+    if (!counter.last_move) continue;
+    const GidLastMove& m = *counter.last_move;
+    out.Gauge("rocewatch_gid_last_drift_info", "",
+              {{"device", key.device},
+               {"port", std::to_string(key.port)},
+               {"netdev", key.netdev},
+               {"gid", m.gid},
+               {"type", GidTypeLabel(m.type)},
+               {"old_index", std::to_string(m.old_index)},
+               {"new_index", std::to_string(m.new_index)}},
+              1);
+  }
   if (options_.expected_gid_index) {
     out.Declare("rocewatch_gid_index_mismatch",
                 "1 if --expected-gid-index (" + std::to_string(*options_.expected_gid_index) +
@@ -158,6 +178,13 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
     out.Gauge("rocewatch_gid_holes", "",
               {{"device", key.device}, {"port", std::to_string(key.port)}},
               static_cast<double>(holes.size()));
+  out.Declare("rocewatch_state_persistence_ok",
+              "1 while the state file is kept up to date; 0 while it is not (left untouched "
+              "since start, or the last write failed). Absent without --state-file.",
+              prometheus::MetricType::Gauge);
+  if (store_.enabled())
+    out.Gauge("rocewatch_state_persistence_ok", "", {},
+              store_.may_write() && !last_save_failed_ ? 1 : 0);
   out.Counter("rocewatch_state_persistence_failures_total",
               "State file failures: unusable at start (corrupt, unreadable, no boot id) or a "
               "failed write; drift across restarts is not tracked while they last.",
@@ -165,22 +192,31 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
 }
 
 void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
-  (void)ctx;
-  for (const auto& [key, c] : last_moves_) {
-    const GidDriftCounter& counter = detector_.state().counters.at(key);
+  const double now = ctx.clock().UnixSeconds();
+  for (const auto& [key, counter] : detector_.state().counters) {
+    // Recent drifts only (the RoceGidDrift alert's window); restored ones count too.
+    if (counter.events == 0 || now - counter.last_drift_unix_seconds >= kDriftFindingSeconds)
+      continue;
+    std::string last = "last move";
+    if (const std::optional<GidLastMove>& m = counter.last_move)
+      last += ": " + m->gid + " (" + GidTypeLabel(m->type) + ") from index " +
+              std::to_string(m->old_index) + " to " + std::to_string(m->new_index);
+    else
+      last += " restored from the state file (indices unknown)";
+    const long minutes = std::lround((now - counter.last_drift_unix_seconds) / 60);
     std::string impact;
     if (consumers_ && consumers_->latest()) {
-      impact = DescribeStaleGidImpact(consumers_->latest()->ConsumersOf(key.device), c.old_index,
-                                      c.new_index);
+      if (counter.last_move)
+        impact = DescribeStaleGidImpact(consumers_->latest()->ConsumersOf(key.device),
+                                        counter.last_move->old_index, counter.last_move->new_index);
       impact = impact.empty() ? "; consumers of " + key.device + ": " +
                                     consumers_->DescribeConsumers(key.device)
                               : ". Holding the stale entry: " + impact;
     }
     out.push_back(
         {Severity::kCritical, "gid_drift", key.device + "/" + std::to_string(key.port),
-         std::to_string(counter.events) + " GID move(s) on " + key.netdev +
-             "; last: " + c.entry.gid + " (" + GidTypeLabel(c.entry.type) + ") from index " +
-             std::to_string(c.old_index) + " to " + std::to_string(c.new_index) + impact,
+         std::to_string(counter.events) + " GID move(s) on " + key.netdev + "; " + last + ", " +
+             std::to_string(std::max(0L, minutes)) + " min ago" + impact,
          "Jobs that resolved the old index (a pinned NCCL_IB_GID_INDEX, or QPs created before the "
          "move) use a stale GID: restart them. Keep the RNIC address across carrier loss "
          "(ifupdown, or NetworkManager ignore-carrier) so that the GID does not move."});

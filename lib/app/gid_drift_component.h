@@ -8,9 +8,11 @@
 // the daemon is down is seen after a restart), and exports:
 //   rocewatch_gid_drift_events_total{device,port,netdev}
 //   rocewatch_gid_last_drift_timestamp_seconds{device,port,netdev}
+//   rocewatch_gid_last_drift_info{device,port,netdev,gid,type,old_index,new_index}
 //   rocewatch_gid_index_mismatch{device,port,netdev}        (with --expected-gid-index)
 //   rocewatch_gid_holes{device,port}                         (empty slots below a non-default GID)
 //   rocewatch_state_persistence_failures_total               (unusable state file, failed writes)
+//   rocewatch_state_persistence_ok                           (with a state file: 1 while kept)
 // With the verbs GID source it also puts the devices' async fds on the loop: GID_CHANGE,
 // PORT_ACTIVE and PORT_ERR request a snapshot (after the Monitor's settle delay, coalesced).
 //
@@ -37,6 +39,9 @@ struct GidDriftOptions {
 
 class GidDriftComponent final : public MonitorComponent {
  public:
+  // A drift is a (critical) finding for this long after it happened: the alert's window.
+  static constexpr double kDriftFindingSeconds = 30 * 60;
+
   // `verbs_devices` is null unless GIDs are read through verbs.
   GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs_devices, GidDriftOptions options);
   // The daemon's: state in `state_file` (empty: no persistence) written atomically, stamped with
@@ -74,11 +79,10 @@ class GidDriftComponent final : public MonitorComponent {
   std::unique_ptr<VerbsEventWatcher> watcher_;
   std::optional<GidDriftState> saved_;  // what the state file holds, to skip identical writes
   bool last_save_failed_ = false;
+  bool observed_ = false;  // a snapshot was observed: the state is worth persisting
   // Latest evaluation, for metrics and findings.
   std::vector<GidIndexMismatch> mismatches_;
   std::map<GidPortKey, std::vector<uint32_t>> holes_;
-  // The last move per drift key, for findings.
-  std::map<GidDriftKey, GidChange> last_moves_;
   std::shared_ptr<const ConsumerBoard> consumers_;
 };
 

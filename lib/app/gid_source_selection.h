@@ -1,5 +1,5 @@
 #pragma once
-// --gid-source auto|verbs|sysfs (shared/contract.md): which GidTableSource the daemon and diagnose
+// --gid-source auto|verbs|sysfs (docs/cli.md): which GidTableSource the daemon and diagnose
 // use. `auto` is verbs when at least one RDMA device opens through libibverbs, sysfs otherwise;
 // `verbs` with no device is a clear error (the user asked for something this host cannot do).
 // The decision is a pure function; the factory does the enumeration and builds the source.

@@ -45,17 +45,29 @@ void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies
                     "mlx5).",
                     port_labels, static_cast<double>(*counters.receive_bytes));
       }
+      // One unit per family (promtool check metrics): the data counters are the bytes metrics
+      // above, port_xmit_wait counts ticks, everything else in counters/ counts packets or
+      // events. Kernel widths vary (link_downed is 8 bits, symbol_error 16, most others 32 or
+      // 64) and the narrow ones saturate: docs/metrics.md.
       for (const auto& [name, value] : counters.counters) {
-        out.Counter("rocewatch_port_counter_total",
-                    "Every numeric file of the port's counters/ directory, raw (data counters in "
-                    "4-octet units).",
+        if (name == "port_xmit_data" || name == "port_rcv_data") continue;
+        if (name == "port_xmit_wait") {
+          out.Counter("rocewatch_port_transmit_wait_ticks_total",
+                      "Ticks during which the port had data to send but no credits (sysfs "
+                      "counters/port_xmit_wait).",
+                      port_labels, static_cast<double>(value));
+          continue;
+        }
+        out.Counter("rocewatch_port_events_total",
+                    "Packets and error events of the port: every numeric file of its counters/ "
+                    "directory but the data counters and port_xmit_wait, raw.",
                     {{"device", device.name}, {"port", port_label}, {"counter", name}},
                     static_cast<double>(value));
       }
       for (const auto& [name, value] : counters.hw_counters) {
-        out.Counter("rocewatch_port_hw_counter_total",
-                    "Every file of the port's hw_counters/ directory except settings such as "
-                    "lifespan.",
+        out.Counter("rocewatch_port_hw_events_total",
+                    "Driver event counts of the port: every file of its hw_counters/ directory "
+                    "except settings such as lifespan.",
                     {{"device", device.name}, {"port", port_label}, {"counter", name}},
                     static_cast<double>(value));
       }

@@ -12,6 +12,7 @@
 #include <prometheus/metric_family.h>
 
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <set>
@@ -20,6 +21,7 @@
 
 #include "app/monitor_component.h"
 #include "app/snapshot_source.h"
+#include "report/daemon_findings.h"
 
 namespace rocewatch {
 
@@ -38,6 +40,11 @@ class Monitor final : public MonitorContext {
   using SnapshotObserver = std::function<void(const NodeSnapshot&, std::string_view reason)>;
   // Called for every RecordEvent, with the Unix time it was recorded.
   using EventObserver = std::function<void(double unix_seconds, std::string_view what)>;
+  // Called with every publish: the current findings with their times, and the recent events.
+  using FindingsSink =
+      std::function<void(const std::vector<TimedFinding>&, const std::deque<RecordedEvent>&)>;
+  // Events kept for the findings sink, oldest dropped first.
+  static constexpr size_t kRecentEvents = 256;
 
   // REQUIRES: loop and source outlive the Monitor.
   Monitor(EventLoop& loop, SnapshotSource& source, MonitorOptions options);
@@ -47,6 +54,7 @@ class Monitor final : public MonitorContext {
   void SetPublishSink(PublishSink sink) { publish_sink_ = std::move(sink); }
   void SetSnapshotObserver(SnapshotObserver observer) { observer_ = std::move(observer); }
   void SetEventObserver(EventObserver observer) { event_observer_ = std::move(observer); }
+  void SetFindingsSink(FindingsSink sink) { findings_sink_ = std::move(sink); }
 
   // Starts the components, takes the first snapshot and schedules the periodic ones.
   // Errors: the first snapshot failed as a whole (e.g. the sysfs root is unreadable).
@@ -90,6 +98,10 @@ class Monitor final : public MonitorContext {
   PublishSink publish_sink_;
   SnapshotObserver observer_;
   EventObserver event_observer_;
+  FindingsSink findings_sink_;
+  std::deque<RecordedEvent> recent_events_;
+  // (check, subject) -> when it was first seen, for the findings still present.
+  std::map<std::pair<std::string, std::string>, double> finding_since_;
 
   NodeSnapshot latest_;
   std::set<std::string> rnic_netdevs_;

@@ -9,6 +9,7 @@ constexpr const char* kCarrierChanges = "rocewatch_netdev_carrier_changes_total"
 constexpr const char* kIpLost = "rocewatch_ip_lost_during_flap_total";
 constexpr const char* kAddresses = "rocewatch_netdev_addresses";
 constexpr const char* kIpMissing = "rocewatch_ip_missing";
+constexpr const char* kIpMissingAddress = "rocewatch_ip_missing_address_info";
 constexpr const char* kRulesMissing = "rocewatch_policy_rules_missing";
 constexpr const char* kRoutesMissing = "rocewatch_policy_routes_missing";
 constexpr const char* kResyncs = "rocewatch_netlink_resyncs_total";
@@ -21,6 +22,9 @@ constexpr const char* kIpLostHelp = "Addresses removed from an RNIC netdev durin
 constexpr const char* kAddressesHelp = "Current addresses of the RNIC netdev by family";
 constexpr const char* kIpMissingHelp =
     "1 while an address the netdev had before a flap is still absent after it";
+constexpr const char* kIpMissingAddressHelp =
+    "One per address a netdev had before a flap that is still absent after it (address with "
+    "prefix length); 1";
 constexpr const char* kRulesMissingHelp =
     "Policy rules of the netdev's addresses that vanished while the address stayed";
 constexpr const char* kRoutesMissingHelp =
@@ -37,6 +41,7 @@ void AppendNetdevMetrics(const NetlinkListener& listener, MetricFamilies& out) {
   out.Declare(kIpLost, kIpLostHelp, MetricType::Counter);
   out.Declare(kAddresses, kAddressesHelp, MetricType::Gauge);
   out.Declare(kIpMissing, kIpMissingHelp, MetricType::Gauge);
+  out.Declare(kIpMissingAddress, kIpMissingAddressHelp, MetricType::Gauge);
   out.Declare(kRulesMissing, kRulesMissingHelp, MetricType::Gauge);
   out.Declare(kRoutesMissing, kRoutesMissingHelp, MetricType::Gauge);
   out.Counter(kResyncs, kResyncsHelp, {}, static_cast<double>(listener.resyncs()));
@@ -59,6 +64,10 @@ void AppendNetdevMetrics(const NetlinkListener& listener, MetricFamilies& out) {
     out.Counter(kIpLost, kIpLostHelp, netdev,
                 ips != nullptr ? static_cast<double>(ips->ip_lost_total) : 0);
     out.Gauge(kIpMissing, kIpMissingHelp, netdev, ips != nullptr && !ips->missing.empty() ? 1 : 0);
+    if (ips != nullptr)
+      for (const auto& [address, since] : ips->missing)
+        out.Gauge(kIpMissingAddress, kIpMissingAddressHelp,
+                  {{"netdev", name}, {"address", address.ToString()}}, 1);
     const auto* policy = health.policy().Find(name);
     out.Gauge(kRulesMissing, kRulesMissingHelp, netdev,
               policy != nullptr ? static_cast<double>(policy->missing_rules.size()) : 0);

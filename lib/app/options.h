@@ -1,5 +1,5 @@
 #pragma once
-// The parsed command line (shared/contract.md, docs/cli.md). Plain values; parsing and validation
+// The parsed command line (docs/cli.md). Plain values; parsing and validation
 // live in cli.cc.
 
 #include <optional>
@@ -9,6 +9,7 @@
 #include "consumers/consumer_options.h"
 #include "core/clock.h"
 #include "ethtool/ethtool_options.h"
+#include "export/http_fetch.h"
 #include "export/listen_address.h"
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
@@ -56,6 +57,10 @@ struct DiagnoseOptions {
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
   bool optics = true;                           // read transceiver pages (--no-optics turns it off)
   ConsumerOptions consumers;                    // --kubelet-socket
+  // --daemon: where the running daemon serves /api/v1/findings; nullopt for `none`.
+  std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", 9879, "/"};
+  std::string daemon_text = "http://127.0.0.1:9879";  // as given, for messages
+  Duration daemon_timeout = std::chrono::seconds(2);
 };
 
 }  // namespace rocewatch

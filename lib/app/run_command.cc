@@ -5,6 +5,8 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <atomic>
+
 #include "app/components.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
@@ -13,15 +15,17 @@
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/metrics_server.h"
+#include "gid/state_file_lock.h"
 #include "os/attribute_reader.h"
+#include "os/boot_id.h"
 #include "os/open_file_limit.h"
 #include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 namespace {
 
-// SIGTERM and SIGINT as a readable fd, so that shutdown is an ordinary loop event. Blocks the
-// signals in the calling thread before any other thread exists (threads inherit the mask).
+// SIGTERM, SIGINT and SIGHUP as a readable fd, so that shutdown is an ordinary loop event. Blocks
+// the signals in the calling thread before any other thread exists (threads inherit the mask).
 class SignalFd {
  public:
   SignalFd() {
@@ -29,6 +33,7 @@ class SignalFd {
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   }
@@ -54,6 +59,20 @@ int RunDaemon(const RunOptions& options) {
   if (signals.fd() < 0) {
     spdlog::error("cannot create signalfd");
     return 1;
+  }
+  // One daemon per state file, checked before anything else: a second daemon must not touch it.
+  std::unique_ptr<StateFileLock> state_lock;
+  if (!options.state_file.empty()) {
+    StatusOr<std::unique_ptr<StateFileLock>> lock = StateFileLock::Acquire(options.state_file);
+    if (lock.ok()) {
+      state_lock = std::move(lock).value();
+    } else if (lock.status().code() == StatusCode::kUnavailable) {
+      spdlog::error("{}", lock.status().message());
+      return 1;
+    } else {  // e.g. a read-only state directory: writes fail (and are counted) anyway
+      spdlog::warn("cannot lock the state file ({}): going on without the one-daemon check",
+                   lock.status().ToString());
+    }
   }
   SystemClock clock;
   // The daemon reads sysfs attributes, its state file and /proc/sys files: one read() each.
@@ -87,32 +106,44 @@ int RunDaemon(const RunOptions& options) {
     monitor.AddComponent(std::move(component));
 
   auto metrics = std::make_shared<SnapshotCollectable>();
+  std::atomic<bool> published{false};  // /healthz: 503 until the first exposition is served
   monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
     metrics->Publish(std::move(families));
+    published.store(true, std::memory_order_release);
   });
+  // GET /api/v1/findings: built here, on the loop thread, served as is.
+  auto findings = std::make_shared<PublishedDocument>();
+  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  monitor.SetFindingsSink(
+      [&](const std::vector<TimedFinding>& current, const std::deque<RecordedEvent>& events) {
+        findings->Publish(DaemonFindingsToJson(current, events, boot_id)
+                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      });
 
   spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
                kGitRevision, paths.sysfs_root, gids->source().name(),
                FormatDuration(options.interval));
+  // The port is bound before the first snapshot: a start that fails (port in use) must not have
+  // written anything. /healthz answers 503 and /metrics is empty until the first poll is published.
+  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
+  const double stall_after = std::max(10.0, 3 * ToSeconds(options.interval));
+  auto live = [&monitor, &clock, &published, stall_after] {
+    return published.load(std::memory_order_acquire) &&
+           clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
+  };
+  StatusOr<std::unique_ptr<MetricsServer>> server =
+      MetricsServer::Start(options.listen, metrics, live, findings);
+  if (!server.ok()) {
+    spdlog::error("{}", server.status().message());
+    return 1;
+  }
   Status started = monitor.Start();
   if (!started.ok()) {
     spdlog::error("cannot read the RDMA devices: {}", started.ToString());
     return 1;
   }
   spdlog::info("first snapshot: {} RDMA device(s)", monitor.latest_snapshot().devices.size());
-
-  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
-  const double stall_after = std::max(10.0, 3 * ToSeconds(options.interval));
-  auto live = [&monitor, &clock, stall_after] {
-    return clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
-  };
-  StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options.listen, metrics, live);
-  if (!server.ok()) {
-    spdlog::error("{}", server.status().message());
-    return 1;
-  }
-  spdlog::info("serving /metrics and /healthz on port {}", (*server)->port());
+  spdlog::info("serving /metrics, /healthz and /api/v1/findings on port {}", (*server)->port());
 
   // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
   // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
@@ -124,6 +155,14 @@ int RunDaemon(const RunOptions& options) {
 
   loop.WatchFd(signals.fd(), [&](short) {
     int signo = signals.Read();
+    if (signo == 0) return;
+    if (signo == SIGHUP) {
+      // Nothing to reload: flags are read once, logs go to stderr (no file to re-open).
+      spdlog::info(
+          "received SIGHUP: ignored (rocewatch reads its flags only at start and logs to "
+          "stderr; restart it to change its configuration)");
+      return;
+    }
     spdlog::info("received {}, stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
     loop.Stop();
   });

@@ -29,12 +29,14 @@ int LinkFlapDetector::Observe(const std::string& netdev, bool carrier, uint64_t 
   }
   int completed = 0;
   int transitions = carrier != n.carrier ? 1 : 0;
-  if (!carrier && n.carrier) n.down_since = at;
+  if (!carrier && n.carrier) {  // an episode starts: counted now, a link may never come back
+    n.down_since = at;
+    CountFlap(n, at);
+    ++completed;
+  }
   if (carrier && !n.carrier) {
     if (n.down_since) n.last_duration = at - *n.down_since;
     n.down_since.reset();
-    CountFlap(n, at);
-    ++completed;
   }
   n.carrier = carrier;
   // The kernel counter counts every carrier on and off; what our transitions do not explain are
@@ -80,9 +82,11 @@ void LinkFlapDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) c
     int in_window = FlapsInWindow(name, now);
     std::string evidence;
     if (n.last_flap_at) {
-      evidence = "last flap ended " + Ago(*n.last_flap_at, now);
-      if (n.last_duration)
-        evidence += " after " +
+      evidence = "last flap started " + Ago(*n.last_flap_at, now);
+      if (!n.carrier)
+        evidence += " (carrier still down)";
+      else if (n.last_duration)
+        evidence += ", carrier back after " +
                     FormatDuration(
                         std::chrono::duration_cast<std::chrono::milliseconds>(*n.last_duration)) +
                     " without carrier";

@@ -1,5 +1,7 @@
 #pragma once
-// Link flaps of RNIC netdevs. A flap is a carrier-down episode that ended (carrier down, then up).
+// Link flaps of RNIC netdevs. A flap is a carrier-down episode, counted when it starts (a link that
+// stays down never comes back to complete it, and a switch whose links all stay down must still
+// show as a fabric event).
 // Episodes the daemon did not see happen (a sub-second flap that linkwatch coalesced, one lost in
 // a netlink overrun, or one while the daemon was stopped between two observations) are inferred
 // from the kernel's IFLA_CARRIER_CHANGES counter: two changes more than the transitions seen make
@@ -29,20 +31,20 @@ class LinkFlapDetector {
  public:
   struct NetdevFlaps {
     bool carrier = false;
-    uint64_t flaps_total = 0;     // ended episodes, observed or inferred
+    uint64_t flaps_total = 0;     // episodes started, observed or inferred
     uint64_t inferred_total = 0;  // of which only the kernel counter saw
     uint64_t kernel_carrier_changes = 0;
     std::optional<MonoTime> down_since;     // set while the carrier is down
     std::optional<Duration> last_duration;  // of the last observed episode
-    std::optional<MonoTime> last_flap_at;   // when the last episode ended
-    std::deque<MonoTime> recent;            // end times of flaps within the window
+    std::optional<MonoTime> last_flap_at;   // when the last episode started
+    std::deque<MonoTime> recent;            // start times of flaps within the window
   };
 
   explicit LinkFlapDetector(LinkFlapConfig config = {}) : config_(config) {}
 
   // The carrier of `netdev` and its kernel carrier-change counter at `at` (0 = unknown). The
-  // first observation of a netdev is its baseline. Returns the number of flaps this observation
-  // completed (observed plus inferred).
+  // first observation of a netdev is its baseline (a carrier already down is not counted).
+  // Returns the number of flaps this observation started (observed plus inferred).
   int Observe(const std::string& netdev, bool carrier, uint64_t carrier_changes, MonoTime at);
   // The netdev is gone: its history is dropped.
   void Forget(const std::string& netdev);

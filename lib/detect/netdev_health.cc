@@ -31,11 +31,11 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
     case NetdevChange::Kind::kLink: {
       const LinkFlapDetector::NetdevFlaps* before = flaps_.Find(c.netdev);
       bool had_carrier = before != nullptr && before->carrier;
-      uint64_t flaps_before = before != nullptr ? before->flaps_total : 0;
       int completed = flaps_.Observe(c.netdev, s.carrier, s.carrier_changes, c.at);
       bool transition = s.carrier != had_carrier;
       if (transition) ip_loss_.OnCarrier(c.netdev, s.carrier, c.at);
-      int inferred = completed - (transition && s.carrier ? 1 : 0);
+      // An observed flap counts when the carrier goes down; the rest were inferred.
+      int inferred = completed - (transition && !s.carrier ? 1 : 0);
       if (inferred > 0) ip_loss_.OnInferredFlap(c.netdev, c.at);
       const LinkFlapDetector::NetdevFlaps* after = flaps_.Find(c.netdev);
       if (transition && !s.carrier)
@@ -45,7 +45,8 @@ void NetdevHealth::OnChange(const NetdevChange& c, std::vector<NetdevNarration>*
         if (after != nullptr && after->last_duration)
           took = " after " + FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(
                                  *after->last_duration));
-        tell("carrier up" + took + " (flap " + std::to_string(flaps_before + 1) + ")",
+        tell("carrier up" + took + " (flap " +
+                 std::to_string(after != nullptr ? after->flaps_total : 0) + ")",
              Severity::kWarning);
       }
       if (inferred > 0)

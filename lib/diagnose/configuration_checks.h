@@ -1,5 +1,5 @@
 #pragma once
-// The configuration risk checks of `rocewatch diagnose` (issue 8, docs/diagnose.md): pure
+// The configuration risk checks of `rocewatch diagnose` (docs/diagnose.md): pure
 // functions from observations (node snapshot, netdev states, host network configuration, NCCL
 // settings of running processes, policy rules) to findings with a stable check id, evidence and
 // a remedy. No I/O here: ReadConfigurationFacts (configuration_facts.h) gathers the inputs.
@@ -54,9 +54,9 @@ struct ConfigurationCheckInput {
   const NcclProcessScan* nccl = nullptr;
   // Policy rules of the host; the foreign-rules check only runs when they are known.
   const std::vector<RoutingPolicyRule>* policy_rules = nullptr;
-  // The outage a configuration must ride out: "a flap of a few seconds" (field notes: half of
-  // the short flaps recover within seconds) plus link training. Carrier-loss grace periods and
-  // NCCL's retransmission budget are compared with it.
+  // The outage a configuration must ride out: "a flap of a few seconds" (half of the short
+  // flaps of the public GID-drift incident report recovered within seconds) plus link training.
+  // Carrier-loss grace periods and NCCL's retransmission budget are compared with it.
   Duration flap_ride_through = std::chrono::seconds(10);
 };
 
@@ -68,7 +68,7 @@ std::vector<Finding> RunConfigurationChecks(const ConfigurationCheckInput& input
 std::vector<std::string> RnicNetdevs(const NodeSnapshot& snapshot);
 
 // NCCL's retransmission budget: an ACK timeout of 4.096 us * 2^timeout, retried retry_count
-// times (field notes). timeout 0 means "wait forever" in the IB spec: nullopt.
+// times (the InfiniBand local ACK timeout). timeout 0 means "wait forever" in the IB spec: nullopt.
 std::optional<Duration> NcclSurvivableOutage(long long timeout, long long retry_count);
 
 }  // namespace rocewatch

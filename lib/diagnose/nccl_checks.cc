@@ -1,5 +1,6 @@
 // Checks of the NCCL settings of running jobs against the node's GID tables and against the
-// link flaps the fabric is known to have (field notes: "NCCL", MegaScale).
+// link flaps the fabric is known to have (NCCL src/transport/net_ib*; the MegaScale
+// flap incidents, docs/diagnose.md).
 
 #include <algorithm>
 #include <cstdio>

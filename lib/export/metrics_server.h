@@ -1,7 +1,8 @@
 #pragma once
-// The HTTP endpoint: /metrics (prometheus-cpp Exposer over a SnapshotCollectable) and /healthz
-// (200 while the health check passes, 503 otherwise). TLS is deliberately not offered: terminate it
-// outside (kube-rbac-proxy), see docs/deploy.md.
+// The HTTP endpoint: /metrics (prometheus-cpp Exposer over a SnapshotCollectable), /healthz
+// (200 while the health check passes, 503 otherwise) and /api/v1/findings (the last published
+// findings document as application/json; 503 before the first one, 404 when not given). TLS is
+// deliberately not offered: terminate it outside (kube-rbac-proxy), see docs/deploy.md.
 
 #include <functional>
 #include <memory>
@@ -9,6 +10,7 @@
 
 #include "core/status.h"
 #include "export/listen_address.h"
+#include "export/published_document.h"
 #include "export/snapshot_collectable.h"
 
 namespace prometheus {
@@ -23,10 +25,11 @@ class MetricsServer {
   // thread-safe and cheap.
   using HealthCheck = std::function<bool()>;
 
-  // Binds and starts serving. Errors: Unavailable with the reason (port in use, bad address).
+  // Binds and starts serving. Errors: Unavailable with the reason, in words (port in use, bad
+  // address, permission).
   static StatusOr<std::unique_ptr<MetricsServer>> Start(
       const ListenAddress& address, std::shared_ptr<SnapshotCollectable> metrics,
-      HealthCheck health);
+      HealthCheck health, std::shared_ptr<const PublishedDocument> findings = nullptr);
   ~MetricsServer();
 
   // The bound port (the chosen one when started with port 0).

@@ -1,7 +1,7 @@
 #pragma once
 // What a scrape sees: the exposition the event loop published last. Collect() copies it under a
-// mutex and does no I/O, so a scrape costs a copy, never a sysfs read (shared/field-notes.md:
-// scrapes of one endpoint are serialized and each calls every collectable).
+// mutex and does no I/O, so a scrape costs a copy, never a sysfs read (prometheus-cpp
+// serializes the scrapes of one endpoint and each calls every collectable).
 //
 // Threading: Publish() from the loop thread, Collect() from the exposer's threads.
 

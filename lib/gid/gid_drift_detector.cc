@@ -1,6 +1,7 @@
 #include "gid/gid_drift_detector.h"
 
 #include <algorithm>
+#include <set>
 
 namespace rocewatch {
 
@@ -133,6 +134,7 @@ std::optional<GidIndexMismatch> EvaluateIndexMismatch(const GidPortTable& table,
 GidObservation GidDriftDetector::Observe(const std::vector<GidPortTable>& tables,
                                          double unix_seconds) {
   GidObservation observation;
+  std::set<GidDriftKey> moved_now;  // keys whose last_move this observation has set
   for (const GidPortTable& table : tables) {
     GidPortKey key{table.device, table.port};
     KnownGidPort& known = state_.tables[key];
@@ -140,10 +142,13 @@ GidObservation GidDriftDetector::Observe(const std::vector<GidPortTable>& tables
         DiffGidTable(table.device, table.port, table.entries, known, state_.next_departure);
     for (GidChange& change : changes) {
       if (change.kind == GidChangeKind::kMoved) {
-        GidDriftCounter& counter =
-            state_.counters[GidDriftKey{table.device, table.port, change.entry.netdev}];
+        GidDriftKey drift_key{table.device, table.port, change.entry.netdev};
+        GidDriftCounter& counter = state_.counters[drift_key];
         ++counter.events;
         counter.last_drift_unix_seconds = unix_seconds;
+        if (moved_now.insert(drift_key).second || change.entry.type == GidType::kRoceV2)
+          counter.last_move =
+              GidLastMove{change.entry.gid, change.entry.type, change.old_index, change.new_index};
       }
       observation.changes.push_back(std::move(change));
     }

@@ -50,9 +50,19 @@ struct GidDriftKey {
   std::string netdev;
   auto operator<=>(const GidDriftKey&) const = default;
 };
+// The last move of a drift key: what an engineer needs to fix the job (old and new index). Of
+// the moves one observation saw, the RoCE v2 one (what NCCL uses) is kept.
+struct GidLastMove {
+  std::string gid;
+  GidType type = GidType::kUnknown;
+  uint32_t old_index = 0;
+  uint32_t new_index = 0;
+  bool operator==(const GidLastMove&) const = default;
+};
 struct GidDriftCounter {
   uint64_t events = 0;
-  double last_drift_unix_seconds = 0;  // 0: never
+  double last_drift_unix_seconds = 0;    // 0: never
+  std::optional<GidLastMove> last_move;  // unknown for drifts restored from an older state file
   bool operator==(const GidDriftCounter&) const = default;
 };
 using GidDriftCounters = std::map<GidDriftKey, GidDriftCounter>;

@@ -10,7 +10,6 @@ namespace {
 using nlohmann::json;
 
 constexpr const char* kFormat = "rocewatch-gid-state";
-constexpr int kVersion = 1;
 
 json EntryToJson(const GidEntry& e) {
   return json{
@@ -53,13 +52,17 @@ GidEntry EntryFromJson(const json& object, uint32_t port) {
   return e;
 }
 
-PersistedGidState FromJson(const json& root) {
-  if (!root.is_object()) throw std::out_of_range("not a JSON object");
-  if (Get<std::string>(root, "format") != kFormat)
-    throw std::out_of_range("not a rocewatch GID state");
-  if (Get<int>(root, "version") != kVersion)
+// Schema 1 (rocewatch 0.1) wrote "version": 1; from schema 2 on the key is "schema_version".
+int SchemaVersionOf(const json& root) {
+  if (root.contains("schema_version")) return static_cast<int>(GetUint32(root, "schema_version"));
+  if (GetUint32(root, "version") != 1)
     throw std::out_of_range("unsupported version " + root.at("version").dump());
+  return 1;
+}
+
+PersistedGidState FromJson(const json& root, int schema) {
   PersistedGidState out;
+  out.schema_version = schema;
   out.boot_id = Get<std::string>(root, "boot_id");
   out.written_at_unix_seconds = Get<double>(root, "written_at");
   out.state.next_departure = GetUint64(root, "next_departure");
@@ -77,9 +80,16 @@ PersistedGidState FromJson(const json& root) {
   for (const json& d : root.at("drift")) {
     GidDriftKey key{Get<std::string>(d, "device"), GetUint32(d, "port"),
                     Get<std::string>(d, "netdev")};
-    GidDriftCounter counter{GetUint64(d, "events"), Get<double>(d, "last_drift_unix_seconds")};
+    GidDriftCounter counter{GetUint64(d, "events"), Get<double>(d, "last_drift_unix_seconds"),
+                            std::nullopt};
     if (!std::isfinite(counter.last_drift_unix_seconds))
       throw std::out_of_range("last_drift_unix_seconds is not finite");
+    if (schema >= 2 && d.contains("last_move") && !d.at("last_move").is_null()) {
+      const json& m = d.at("last_move");
+      GidEntry moved = EntryFromJson(m, key.port);  // index: the new one
+      counter.last_move =
+          GidLastMove{moved.gid, moved.type, GetUint32(m, "old_index"), moved.index};
+    }
     out.state.counters[key] = counter;
   }
   return out;
@@ -110,14 +120,21 @@ std::string SerializeGidState(const PersistedGidState& persisted) {
                      {"departed", std::move(departed)}});
   }
   json drift = json::array();
-  for (const auto& [key, counter] : persisted.state.counters)
-    drift.push_back({{"device", key.device},
-                     {"port", key.port},
-                     {"netdev", key.netdev},
-                     {"events", counter.events},
-                     {"last_drift_unix_seconds", counter.last_drift_unix_seconds}});
+  for (const auto& [key, counter] : persisted.state.counters) {
+    json entry = {{"device", key.device},
+                  {"port", key.port},
+                  {"netdev", key.netdev},
+                  {"events", counter.events},
+                  {"last_drift_unix_seconds", counter.last_drift_unix_seconds}};
+    if (const std::optional<GidLastMove>& m = counter.last_move) {
+      json move = EntryToJson({key.port, m->new_index, m->gid, m->type, key.netdev});
+      move["old_index"] = m->old_index;
+      entry["last_move"] = std::move(move);
+    }
+    drift.push_back(std::move(entry));
+  }
   json root = {{"format", kFormat},
-               {"version", kVersion},
+               {"schema_version", kGidStateSchemaVersion},
                {"boot_id", persisted.boot_id},
                {"written_at", persisted.written_at_unix_seconds},
                {"next_departure", persisted.state.next_departure},
@@ -130,8 +147,22 @@ std::string SerializeGidState(const PersistedGidState& persisted) {
 StatusOr<PersistedGidState> ParseGidState(std::string_view text) {
   json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return Status::Corrupt("not valid JSON");
+  int schema = 0;
   try {
-    return FromJson(root);
+    if (!root.is_object()) throw std::out_of_range("not a JSON object");
+    if (Get<std::string>(root, "format") != kFormat)
+      throw std::out_of_range("not a rocewatch GID state");
+    schema = SchemaVersionOf(root);
+  } catch (const std::exception& e) {
+    return Status::Corrupt(e.what());
+  }
+  if (schema > kGidStateSchemaVersion) {
+    return Status::Unavailable("written by a newer rocewatch (schema version " +
+                               std::to_string(schema) + "; this one reads up to " +
+                               std::to_string(kGidStateSchemaVersion) + ")");
+  }
+  try {
+    return FromJson(root, schema);
   } catch (const std::exception& e) {  // nlohmann::json::exception and our own out_of_range
     return Status::Corrupt(e.what());
   }
@@ -149,6 +180,8 @@ const char* GidStateStore::OriginName(Origin origin) {
       return "new_boot";
     case Origin::kUnusable:
       return "unusable";
+    case Origin::kNewerSchema:
+      return "newer_schema";
   }
   return "unusable";
 }
@@ -162,6 +195,7 @@ GidStateStore::GidStateStore(const FileSystem& fs, StateFileWriter& writer, std:
 
 GidStateStore::LoadResult GidStateStore::Load() {
   LoadResult result;
+  may_write_ = false;
   if (!enabled()) {
     result.message = "GID state persistence disabled (--state-file is empty)";
     return result;
@@ -178,12 +212,14 @@ GidStateStore::LoadResult GidStateStore::Load() {
     result.message =
         "cannot read the kernel boot id (" +
         (boot_id.ok() ? std::string("empty ") + boot_id_path_ : boot_id.status().ToString()) +
-        "): cannot tell a restart from a reboot, starting a fresh GID baseline";
+        "): cannot tell a restart from a reboot; starting a fresh GID baseline, leaving " +
+        state_path_ + " untouched and not persisting until a restart";
     return result;
   }
   StatusOr<std::string> text = fs_.ReadFile(state_path_, kMaxStateBytes);
   if (!text.ok()) {
     if (text.status().code() == StatusCode::kNotFound) {
+      may_write_ = true;
       result.origin = Origin::kNoFile;
       result.message = "no GID state at " + state_path_ + ": starting a fresh GID baseline";
       return result;
@@ -191,19 +227,35 @@ GidStateStore::LoadResult GidStateStore::Load() {
     ++failures_;
     result.origin = Origin::kUnusable;
     result.message = "cannot read the GID state (" + text.status().ToString() +
-                     "): starting a fresh GID baseline";
+                     "): starting a fresh GID baseline; the file is left untouched and not "
+                     "persisted until a restart";
     return result;
   }
   StatusOr<PersistedGidState> persisted =
       text->size() >= kMaxStateBytes ? StatusOr<PersistedGidState>(Status::Corrupt("too large"))
                                      : ParseGidState(*text);
+  if (!persisted.ok() && persisted.status().code() == StatusCode::kUnavailable) {
+    ++failures_;
+    result.origin = Origin::kNewerSchema;
+    result.message = "the GID state " + state_path_ + " was " + persisted.status().message() +
+                     ": left untouched and not persisted (upgrade rocewatch again, or move the "
+                     "file away to start a fresh baseline)";
+    return result;
+  }
   if (!persisted.ok()) {
     ++failures_;
     result.origin = Origin::kUnusable;
+    const std::string kept = state_path_ + ".corrupt";
+    Status copied = writer_.WriteAtomically(kept, *text);
+    may_write_ = copied.ok();
     result.message = "the GID state " + state_path_ + " is unusable (" +
-                     persisted.status().message() + "): starting a fresh GID baseline";
+                     persisted.status().message() + "): starting a fresh GID baseline; " +
+                     (copied.ok() ? "the old content is kept as " + kept
+                                  : "cannot keep a copy (" + copied.ToString() +
+                                        "), so it is left untouched and not persisted");
     return result;
   }
+  may_write_ = true;
   if (persisted->boot_id != boot_id_) {
     result.origin = Origin::kNewBoot;
     result.message = "the host rebooted since the GID state was written (boot id " +
@@ -213,12 +265,16 @@ GidStateStore::LoadResult GidStateStore::Load() {
   result.origin = Origin::kRestored;
   result.state = std::move(persisted->state);
   result.message = "restored the GID state of " + std::to_string(result.state.tables.size()) +
-                   " ports from " + state_path_;
+                   " ports from " + state_path_ + " (schema version " +
+                   std::to_string(persisted->schema_version) + ")";
   return result;
 }
 
 Status GidStateStore::Save(const GidDriftState& state, double unix_seconds) {
   if (!enabled()) return Status::Ok();
+  if (!may_write_)
+    return Status::Unavailable("not replacing " + state_path_ +
+                               ": it could not be used at start (see the start log)");
   Status status =
       writer_.WriteAtomically(state_path_, SerializeGidState({boot_id_, unix_seconds, state}));
   if (!status.ok()) ++failures_;

@@ -5,9 +5,14 @@
 // - restart in the same boot: the state is restored, so a GID that moved while the daemon was
 //   down is a drift at the first snapshot;
 // - a new boot id (the host rebooted): GID tables were rebuilt from scratch, a fresh baseline;
-// - a missing file is a fresh baseline; a corrupt or unreadable file, an unreadable boot id or a
-//   failed write is a warning, a counted persistence failure and a fresh baseline (or, for a
-//   write, the old file stays): never a crash.
+// - a missing file is a fresh baseline; a corrupt or unreadable file, an unreadable boot id, a
+//   file of a newer schema or a failed write is a warning, a counted persistence failure and a
+//   fresh baseline: never a crash.
+// Nothing is lost: the file is only ever replaced by a complete state (StateFileWriter). A file
+// that could not be read, one of a newer schema, or any file while the boot id is unknown is left
+// untouched and not written for the rest of the run; a corrupt file is first kept as
+// <path>.corrupt. The schema version (kGidStateSchemaVersion) grows when the content changes;
+// every older schema is read (schema 1: rocewatch 0.1, "version": 1).
 //
 // Threading: one thread. Lifetime: `fs` and `writer` must outlive the store.
 
@@ -22,16 +27,22 @@
 
 namespace rocewatch {
 
+// The schema this build writes; files of schema 1..kGidStateSchemaVersion are read.
+// 2: drift entries carry the last move (old and new index).
+inline constexpr int kGidStateSchemaVersion = 2;
+
 // What the state file holds.
 struct PersistedGidState {
   std::string boot_id;
   double written_at_unix_seconds = 0;
   GidDriftState state;
+  int schema_version = kGidStateSchemaVersion;  // as read; Serialize writes the current one
 };
 
 // JSON text of the state (pure).
 std::string SerializeGidState(const PersistedGidState& persisted);
-// Parses the JSON text (pure). Errors: Corrupt with what is wrong (never throws).
+// Parses the JSON text (pure). Errors: Corrupt with what is wrong; Unavailable for a schema
+// newer than this build reads (never throws).
 StatusOr<PersistedGidState> ParseGidState(std::string_view text);
 
 // "ib", "roce_v1", "roce_v2", "unknown" -> the type; nullopt for anything else.
@@ -43,11 +54,12 @@ class GidStateStore {
   static constexpr size_t kMaxStateBytes = 64 * 1024 * 1024;
 
   enum class Origin {
-    kDisabled,  // no state file configured
-    kRestored,  // same boot: the saved state is the baseline
-    kNoFile,    // first start: fresh baseline
-    kNewBoot,   // rebooted since the state was written: fresh baseline
-    kUnusable,  // corrupt or unreadable file, or unreadable boot id: fresh baseline + warning
+    kDisabled,     // no state file configured
+    kRestored,     // same boot: the saved state is the baseline
+    kNoFile,       // first start: fresh baseline
+    kNewBoot,      // rebooted since the state was written: fresh baseline
+    kUnusable,     // corrupt or unreadable file, or unreadable boot id: fresh baseline + warning
+    kNewerSchema,  // written by a newer rocewatch: fresh baseline + warning, file untouched
   };
   static const char* OriginName(Origin origin);
 
@@ -67,8 +79,11 @@ class GidStateStore {
 
   // Reads the boot id and the state file. Call once, before the first Save.
   LoadResult Load();
-  // Writes `state` stamped with the boot id read by Load. Errors: the writer's (counted).
+  // Writes `state` stamped with the boot id read by Load. Errors: Unavailable when Load found a
+  // file that must not be replaced (not counted again); the writer's (counted).
   Status Save(const GidDriftState& state, double unix_seconds);
+  // False before Load and when Load decided to leave the file untouched.
+  bool may_write() const { return may_write_; }
 
   // Persistence failures so far (unusable loads and failed saves), for a metric.
   uint64_t failures() const { return failures_; }
@@ -82,6 +97,7 @@ class GidStateStore {
   std::string boot_id_path_;
   std::string boot_id_;
   uint64_t failures_ = 0;
+  bool may_write_ = false;
 };
 
 }  // namespace rocewatch

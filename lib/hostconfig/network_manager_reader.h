@@ -1,5 +1,5 @@
 #pragma once
-// NetworkManager's evidence on a host (field notes, "Where each manager leaves evidence"):
+// NetworkManager's evidence on a host (docs/diagnose.md, "Who configures each RNIC netdev"):
 // - /run/NetworkManager/devices/<ifindex>: [device] managed=, connection-uuid= (runtime state);
 // - /etc/NetworkManager/system-connections/*.nmconnection and the netplan-generated profiles in
 //   /run/NetworkManager/system-connections: [connection] interface-name=, uuid=;

@@ -2,7 +2,7 @@
 // The NCCL settings a running process was started with, from its /proc/<pid>/environ. Pure
 // parsers: bytes in, values out.
 //
-// Semantics follow NCCL (src/transport/net_ib*, field notes "NCCL"): an unparsable number is
+// Semantics follow NCCL (src/transport/net_ib*, src/misc/param.cc): an unparsable number is
 // ignored by NCCL (it warns and keeps its default), so it is kept here as raw text with no value.
 
 #include <map>

@@ -1,5 +1,5 @@
 #pragma once
-// Where the host's files are, after --host-root and --sysfs-root (shared/contract.md). In a pod the
+// Where the host's files are, after --host-root and --sysfs-root (docs/cli.md). In a pod the
 // host root is mounted at /host, so sysfs is /host/sys, procfs /host/proc and so on.
 
 #include <string>

@@ -9,13 +9,6 @@
 namespace rocewatch {
 namespace {
 
-std::string DirectoryOf(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
 Status WriteAll(int fd, const std::string& content, const std::string& path) {
   size_t done = 0;
   while (done < content.size()) {
@@ -41,11 +34,24 @@ Status SyncDirectory(const std::string& dir) {
 
 }  // namespace
 
-Status PosixStateFileWriter::WriteAtomically(const std::string& path, const std::string& content) {
-  if (path.empty()) return Status::InvalidArgument("empty state file path");
+std::string DirectoryOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+Status EnsureDirectoryOf(const std::string& path) {
   const std::string dir = DirectoryOf(path);
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
     return Status::FromErrno(errno, "mkdir " + dir);
+  return Status::Ok();
+}
+
+Status PosixStateFileWriter::WriteAtomically(const std::string& path, const std::string& content) {
+  if (path.empty()) return Status::InvalidArgument("empty state file path");
+  if (Status made = EnsureDirectoryOf(path); !made.ok()) return made;
+  const std::string dir = DirectoryOf(path);
   const std::string temp = path + ".tmp." + std::to_string(::getpid());
   int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Status::FromErrno(errno, "create " + temp);

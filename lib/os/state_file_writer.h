@@ -10,6 +10,11 @@
 
 namespace rocewatch {
 
+// The directory part of `path` ("." for a bare name, "/" for a file in the root).
+std::string DirectoryOf(const std::string& path);
+// Creates the directory of `path` (one level, mode 0755) when it is missing. Errors: FromErrno.
+Status EnsureDirectoryOf(const std::string& path);
+
 class StateFileWriter {
  public:
   virtual ~StateFileWriter() = default;

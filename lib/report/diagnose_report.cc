@@ -123,6 +123,7 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
     out["consumer_sources"] = {{"sources", report.consumers->sources},
                                {"blind_spots", report.consumers->blind_spots}};
   }
+  if (!report.daemon_events.empty()) out["daemon_events"] = report.daemon_events;
   return out;
 }
 
@@ -224,6 +225,12 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
   if (!report.watch_log.empty()) {
     out << ansi("1", "What happened while watching") << "\n";
     for (const std::string& line : report.watch_log) out << "  " << line << "\n";
+    out << "\n";
+  }
+
+  if (!report.daemon_events.empty()) {
+    out << ansi("1", "What the daemon saw (recent warnings)") << "\n";
+    for (const std::string& line : report.daemon_events) out << "  " << line << "\n";
     out << "\n";
   }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The `rocewatch diagnose` report: the node as observed, with findings, rendered for a person
-// (text, like show_gids) or a program (JSON exactly as in shared/contract.md).
+// (text, like show_gids) or a program (JSON as in docs/contract.md).
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -33,6 +33,9 @@ struct DiagnoseReport {
   // Who uses each rail (devices[].consumers[] in JSON, "Who uses each rail" in text); absent
   // when consumers were not looked for.
   std::optional<ConsumerObservation> consumers;
+  // The daemon's recent warning and critical events ("<time>  <line>"), oldest first (empty
+  // without a daemon).
+  std::vector<std::string> daemon_events;
 };
 
 // "healthy" (no warning or critical finding), "warning" or "critical".

@@ -3,7 +3,7 @@
 // gid_attrs/{types,ndevs}/<i>. The fallback source where verbs devices cannot be opened, and the
 // one tests drive through a fixture tree.
 //
-// Observer effect (shared/field-notes.md): every read of a GID attribute takes a kernel reference
+// Observer effect (docs/design.md): every read of a GID attribute takes a kernel reference
 // on the entry for the duration of the read. So this reader reads as little as it can:
 //   - gids/<i> of every slot (the table's only complete view);
 //   - a zero GID (empty, reserved or pending-delete slot) is not an entry: its types/ndevs are NOT

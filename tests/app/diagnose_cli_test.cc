@@ -13,7 +13,9 @@ namespace rocewatch {
 namespace {
 
 std::string Diagnose(const std::string& args, int* status) {
-  return RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose " + args + " 2>/dev/null", status);
+  // --daemon none: the one-shot checks alone, whatever listens on this machine.
+  return RunCommand(
+      std::string(ROCEWATCH_BINARY) + " diagnose --daemon none " + args + " 2>/dev/null", status);
 }
 
 class DiagnoseCliTest : public ::testing::Test {

@@ -30,7 +30,7 @@ TEST(DiagnoseWatchCounters, SymbolErrorsRisingDuringTheWatchAreReported) {
   int status = -1;
   std::string report;
   std::thread diagnose([&] {
-    report = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --watch 3s --host-root " +
+    report = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --watch 3s --host-root " +
                             dir.path() + " 2>" + err_file,
                         &status);
   });

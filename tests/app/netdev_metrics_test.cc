@@ -66,7 +66,7 @@ TEST(NetdevMetrics, FamiliesAreDeclaredWithoutRnics) {
   ASSERT_TRUE(listener.Start(loop).ok());
   MetricFamilies families;
   AppendNetdevMetrics(listener, families);
-  EXPECT_EQ(families.size(), 9u);
+  EXPECT_EQ(families.size(), 10u);
 }
 
 }  // namespace

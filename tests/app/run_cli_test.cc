@@ -72,5 +72,33 @@ TEST_F(RunCliTest, BadFlagsExitTwoWithAClearMessage) {
   EXPECT_EQ(status, 2);
 }
 
+TEST_F(RunCliTest, AnErrorFromAnEnvironmentVariableNamesTheVariable) {
+  const std::string run = std::string(ROCEWATCH_BINARY) + " run";
+  int status = 0;
+  std::string err = RunCommand("ROCEWATCH_INTERVAL=abc " + run + " 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("ROCEWATCH_INTERVAL (environment): invalid duration 'abc'"), std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("--interval"), std::string::npos) << "the user never typed --interval";
+  // Range checks done by the parser itself, too.
+  err = RunCommand("ROCEWATCH_EXPECTED_GID_INDEX=70000 " + run + " 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("ROCEWATCH_EXPECTED_GID_INDEX (environment)"), std::string::npos) << err;
+  // A flag typed on the command line is named as typed, even with the variable also set.
+  err = RunCommand("ROCEWATCH_SETTLE=zz " + run + " --settle yy 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("--settle: invalid duration 'yy'"), std::string::npos) << err;
+}
+
+TEST_F(RunCliTest, AFlagWithAnEmptyValueDoesNotSwallowTheNextArgument) {
+  int status = 0;
+  // --listen= is empty (invalid), not "--interval=1s".
+  std::string err = RunCommand(
+      std::string(ROCEWATCH_BINARY) + " run --listen= --interval=1s 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("invalid --listen ''"), std::string::npos) << err;
+  EXPECT_EQ(err.find("--interval=1s'"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -45,9 +45,17 @@ TEST_F(LinkFlapDetectorTest, OneEpisodeIsOneFlapWithItsDuration) {
   EXPECT_EQ(Checks(), std::vector<std::string>{"link_flap"});
 }
 
-TEST_F(LinkFlapDetectorTest, CarrierDownAloneIsNoFlapYet) {
+TEST_F(LinkFlapDetectorTest, ACarrierLossIsAFlapWhenItStartsEvenIfTheLinkStaysDown) {
   detector_.Observe("rnic0", true, changes_, clock_.Now());
-  detector_.Observe("rnic0", false, changes_ + 1, clock_.Now());
+  EXPECT_EQ(detector_.Observe("rnic0", false, changes_ + 1, clock_.Now()), 1);
+  clock_.Advance(minutes(5));
+  EXPECT_EQ(detector_.Observe("rnic0", false, changes_ + 1, clock_.Now()), 0);
+  EXPECT_EQ(detector_.Find("rnic0")->flaps_total, 1u);
+  EXPECT_EQ(Checks(), (std::vector<std::string>{"link_flap", "netdev_carrier_down"}));
+}
+
+TEST_F(LinkFlapDetectorTest, ACarrierAlreadyDownAtTheFirstObservationIsNoFlap) {
+  detector_.Observe("rnic0", false, changes_, clock_.Now());
   EXPECT_EQ(detector_.Find("rnic0")->flaps_total, 0u);
   EXPECT_EQ(Checks(), std::vector<std::string>{"netdev_carrier_down"});
 }
@@ -71,9 +79,10 @@ TEST_F(LinkFlapDetectorTest, FlapsOnlyTheKernelCounterSawAreInferred) {
   EXPECT_EQ(detector_.Observe("rnic0", true, 14, clock_.Now()), 2);
   EXPECT_EQ(detector_.Find("rnic0")->flaps_total, 2u);
   EXPECT_EQ(detector_.Find("rnic0")->inferred_total, 2u);
-  // A seen transition explains one change: down with +3 is one missed flap plus this down.
-  EXPECT_EQ(detector_.Observe("rnic0", false, 17, clock_.Now()), 1);
-  EXPECT_EQ(detector_.Find("rnic0")->flaps_total, 3u);
+  // A seen transition explains one change: down with +3 is one missed flap plus this one, which
+  // counts as it starts.
+  EXPECT_EQ(detector_.Observe("rnic0", false, 17, clock_.Now()), 2);
+  EXPECT_EQ(detector_.Find("rnic0")->flaps_total, 4u);
 }
 
 TEST_F(LinkFlapDetectorTest, CounterGoingBackIsANewBaselineNotAFlap) {
@@ -85,8 +94,8 @@ TEST_F(LinkFlapDetectorTest, CounterGoingBackIsANewBaselineNotAFlap) {
 
 TEST_F(LinkFlapDetectorTest, ThresholdAndWindowAreConfigurable) {
   LinkFlapDetector strict({.flapping_window = seconds(30), .flapping_threshold = 1});
-  strict.Observe("rnic0", false, 1, clock_.Now());
-  strict.Observe("rnic0", true, 2, clock_.Now());
+  strict.Observe("rnic0", true, 1, clock_.Now());
+  strict.Observe("rnic0", false, 2, clock_.Now());
   EXPECT_TRUE(strict.IsFlapping("rnic0", clock_.Now()));
   EXPECT_FALSE(strict.IsFlapping("rnic0", clock_.Now() + seconds(31)));
 }

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# The inhibitions of deploy/alertmanager/alertmanager.yml, on a real Alertmanager: alerts are
-# posted to its API at once, and the PagerDuty stand-in shows which ones paged.
-#   - RoceLinkDown silences RoceTrafficCollapsed on the same port (not on another port);
+# The routing and inhibitions of deploy/alertmanager/alertmanager.yml, on a real Alertmanager:
+# alerts are posted to its API at once; its API says which are inhibited, the PagerDuty stand-in
+# shows what paged.
+#   - RoceLinkDown silences the traffic alerts of its port (not of another port);
+#   - RoceGidDrift silences RoceGidIndexMismatch / RoceGidIndexInconsistent of its device and the
+#     traffic alerts of its node; RoceIpMissing silences the mismatch of its netdev (not of another);
 #   - RoceFabricFlapStorm silences the per-node RoceLinkFlapping / RoceIpLostDuringFlap /
-#     RoceLinkDown of its cluster (not of another cluster), never RoceGidDrift.
+#     RoceLinkDown of its cluster (not of another cluster), never RoceGidDrift;
+#   - critical alerts page once per node (one incident, every alert of the node listed); warnings
+#     never reach PagerDuty (receiver rocewatch-warnings).
 # Exit 77 when prometheus-alertmanager, amtool, curl or python3 is missing.
 set -euo pipefail
 source "$(dirname "$0")/monitoring_stack.sh"
@@ -20,14 +25,22 @@ import json, sys
 name, severity, *labels = sys.argv[1:]
 l = dict(kv.split("=", 1) for kv in labels)
 l.update(alertname=name, severity=severity)
-print(json.dumps({"labels": l, "annotations": {"summary": name, "runbook_url":
-                  "https://example.com/%s.md" % name}}))
+print(json.dumps({"labels": l, "annotations": {"summary": name + " " + l.get("device", ""),
+                  "runbook_url": "https://example.com/%s.md" % name}}))
 EOF
 }
 alerts=$(printf '%s,' \
   "$(alert RoceLinkDown warning cluster=a instance=n1:9879 device=mlx5_0 port=1 netdev=ens1f0np0)" \
-  "$(alert RoceTrafficCollapsed critical cluster=a instance=n1:9879 device=mlx5_0 port=1 state=collapsed)" \
-  "$(alert RoceTrafficCollapsed critical cluster=a instance=n1:9879 device=mlx5_1 port=1 state=collapsed)" \
+  "$(alert RoceTrafficCollapsed critical cluster=a instance=n1:9879 device=mlx5_0 port=1 netdev=ens1f0np0 state=collapsed)" \
+  "$(alert RoceTrafficCollapsed critical cluster=a instance=n1:9879 device=mlx5_1 port=1 netdev=ens2f0np0 state=collapsed)" \
+  "$(alert RoceGidDrift critical cluster=a instance=n2:9879 device=mlx5_0 port=1 netdev=ens1f0np0)" \
+  "$(alert RoceGidIndexMismatch critical cluster=a instance=n2:9879 device=mlx5_0 port=1 netdev=ens1f0np0)" \
+  "$(alert RoceGidIndexInconsistent warning cluster=a instance=n2:9879 device=mlx5_0 port=1 netdev=ens1f0np0 index=5)" \
+  "$(alert RoceGidIndexMismatch critical cluster=a instance=n2:9879 device=mlx5_1 port=1 netdev=ens2f0np0)" \
+  "$(alert RoceTrafficCollapsed critical cluster=a instance=n2:9879 device=mlx5_3 port=1 netdev=ens4f0np0 state=collapsed)" \
+  "$(alert RoceIpMissing critical cluster=a instance=n3:9879 netdev=ens2f0np0)" \
+  "$(alert RoceGidIndexMismatch critical cluster=a instance=n3:9879 device=mlx5_1 port=1 netdev=ens2f0np0)" \
+  "$(alert RoceGidIndexMismatch critical cluster=a instance=n3:9879 device=mlx5_2 port=1 netdev=ens3f0np0)" \
   "$(alert RoceFabricFlapStorm critical cluster=b)" \
   "$(alert RoceLinkFlapping warning cluster=b instance=n7:9879 netdev=ens1f0np0)" \
   "$(alert RoceIpLostDuringFlap warning cluster=b instance=n8:9879 netdev=ens1f0np0)" \
@@ -35,17 +48,71 @@ alerts=$(printf '%s,' \
   "$(alert RoceLinkFlapping warning cluster=c instance=n9:9879 netdev=ens1f0np0)")
 curl -fsS --max-time 5 -H 'Content-Type: application/json' -d "[${alerts%,}]" "$AM_URL/api/v2/alerts" >/dev/null
 
-# paged ALERTNAME INSTANCE [DEVICE]: a trigger reached PagerDuty for it.
+# paged INSTANCE ALERTNAME: a trigger reached PagerDuty listing the alert for that node.
 paged() {
-  e2e_pd_has "e['body']['event_action'] == 'trigger' and e['body']['payload']['custom_details']['alertname'] == '$1' and e['body']['payload']['custom_details']['instance'] == '$2' and '${3:-}' in e['body']['payload']['custom_details']['device']"
+  e2e_pd_has "e['body']['event_action'] == 'trigger' and e['body']['payload']['custom_details']['instance'] == '$1' and '$2' in e['body']['payload']['custom_details']['alerts']"
 }
-e2e_wait_until 30 "the uninhibited alerts paged" bash -c "$(declare -f paged e2e_pd_has e2e_pd_events); PD_EVENTS='$PD_EVENTS'
-  paged RoceLinkDown n1:9879 mlx5_0 && paged RoceTrafficCollapsed n1:9879 mlx5_1 &&
-  paged RoceFabricFlapStorm '' && paged RoceGidDrift n8:9879 && paged RoceLinkFlapping n9:9879"
-# Let Alertmanager flush a few more group intervals (2 s in the test copy) before asserting silence.
+e2e_wait_until 30 "the uninhibited critical alerts paged" bash -c "$(declare -f paged e2e_pd_has e2e_pd_events); PD_EVENTS='$PD_EVENTS'
+  paged n1:9879 RoceTrafficCollapsed && paged n2:9879 RoceGidDrift && paged n3:9879 RoceIpMissing &&
+  paged '' RoceFabricFlapStorm && paged n8:9879 RoceGidDrift"
+# Let Alertmanager flush a few more group intervals (2 s in the test copy) before asserting.
 sleep 6
-! paged RoceTrafficCollapsed n1:9879 mlx5_0/1 || e2e_fail "RoceLinkDown did not inhibit the collapse on its port"
-! paged RoceLinkFlapping n7:9879 || e2e_fail "the fabric flap storm did not inhibit RoceLinkFlapping"
-! paged RoceIpLostDuringFlap n8:9879 || e2e_fail "the fabric flap storm did not inhibit RoceIpLostDuringFlap"
-[ -z "$(e2e_pd_events 'not e["accepted"]')" ] || e2e_fail "rejected events: $(e2e_pd_events 'not e["accepted"]')"
-e2e_log "PASS: $(wc -l <"$PD_EVENTS") events; inhibited: collapse under link down, per-node flaps under a fabric storm"
+
+e2e_in_ns curl -fsS --max-time 5 "$AM_URL/api/v2/alerts" | python3 -c '
+import json, sys
+alerts = json.load(sys.stdin)
+def state(name, instance="", **labels):
+    for a in alerts:
+        l = a["labels"]
+        if l["alertname"] == name and l.get("instance", "") == instance and all(l.get(k) == v for k, v in labels.items()):
+            return "inhibited" if a["status"]["inhibitedBy"] else a["status"]["state"]
+    return "missing"
+expected = [
+    (("RoceTrafficCollapsed", "n1:9879"), {"device": "mlx5_0"}, "inhibited"),   # its port is down
+    (("RoceTrafficCollapsed", "n1:9879"), {"device": "mlx5_1"}, "active"),      # another port
+    (("RoceGidIndexMismatch", "n2:9879"), {"device": "mlx5_0"}, "inhibited"),   # drift, same device
+    (("RoceGidIndexInconsistent", "n2:9879"), {"device": "mlx5_0"}, "inhibited"),
+    (("RoceGidIndexMismatch", "n2:9879"), {"device": "mlx5_1"}, "active"),      # another device
+    (("RoceTrafficCollapsed", "n2:9879"), {"device": "mlx5_3"}, "inhibited"),   # drift on the node
+    (("RoceGidIndexMismatch", "n3:9879"), {"netdev": "ens2f0np0"}, "inhibited"),  # its IP is missing
+    (("RoceGidIndexMismatch", "n3:9879"), {"netdev": "ens3f0np0"}, "active"),
+    (("RoceLinkFlapping", "n7:9879"), {}, "inhibited"),                         # fabric storm in b
+    (("RoceIpLostDuringFlap", "n8:9879"), {}, "inhibited"),
+    (("RoceGidDrift", "n8:9879"), {}, "active"),                                # never inhibited
+    (("RoceLinkFlapping", "n9:9879"), {}, "active"),                            # cluster c
+]
+problems = ["%s %s %s: %s, expected %s" % (n, i, l, state(n, i, **l), want)
+            for (n, i), l, want in expected if state(n, i, **l) != want]
+for a in alerts:
+    receivers = [r["name"] for r in a["receivers"]]
+    want = ["pagerduty-critical"] if a["labels"]["severity"] == "critical" else ["rocewatch-warnings"]
+    if receivers != want:
+        problems.append("%s goes to %s, expected %s" % (a["labels"]["alertname"], receivers, want))
+print("alertmanager checks:", "all passed" if not problems else "FAILED\n  " + "\n  ".join(problems))
+sys.exit(1 if problems else 0)' || e2e_fail "routing or inhibition"
+
+python3 - "$PD_EVENTS" <<'EOF' || e2e_fail "what reached PagerDuty"
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
+triggers = [e["body"] for e in events if e["body"].get("event_action") == "trigger"]
+problems = []
+if any(t["payload"]["severity"] != "critical" for t in triggers):
+    problems.append("a warning paged")
+by_node = {}
+for t in triggers:
+    by_node.setdefault(t["payload"]["custom_details"]["instance"], set()).add(t["dedup_key"])
+for node, keys in by_node.items():
+    if len(keys) != 1:
+        problems.append("node %r: %d incidents, expected one" % (node, len(keys)))
+last = {t["payload"]["custom_details"]["instance"]: t for t in triggers}
+for node, words in {"n1:9879": ["RoceTrafficCollapsed mlx5_1/1"], "n2:9879": ["RoceGidDrift", "RoceGidIndexMismatch mlx5_1/1"]}.items():
+    listed = last[node]["payload"]["custom_details"]["alerts"]
+    problems += ["node %s: %r not in %r" % (node, w, listed) for w in words if w not in listed]
+    if "mlx5_0/1 (ens1f0np0): RoceTrafficCollapsed" in listed or "RoceTrafficCollapsed mlx5_0" in listed:
+        problems.append("node %s lists an inhibited alert: %r" % (node, listed))
+if any(not e["accepted"] for e in events):
+    problems.append("the stand-in rejected events")
+print("pagerduty checks:", "all passed" if not problems else "FAILED %s" % problems)
+sys.exit(1 if problems else 0)
+EOF
+e2e_log "PASS: $(wc -l <"$PD_EVENTS") events; one incident per node, warnings not paged, every inhibition as configured"

@@ -117,6 +117,11 @@ except (ValueError, KeyError) as e:
 if devices != ["mlx5_0"]:
     fail(f"diagnose with the container's environment saw devices {devices}, not the host's mlx5_0")
 print(f"ok   {variant}: diagnose with the container's environment reads the host root: {devices}")
+# ... and asks the pod's daemon where ROCEWATCH_LISTEN says it listens (the merge is said).
+checks = [f["check"] for f in json.loads(report.stdout)["findings"]]
+if "daemon" not in checks:
+    fail(f"diagnose with the container's environment did not merge the daemon's findings: {checks}")
+print(f"ok   {variant}: diagnose with the container's environment merged the daemon's findings")
 
 daemon.send_signal(signal.SIGTERM)
 try:

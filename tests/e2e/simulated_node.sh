@@ -8,7 +8,9 @@
 # The namespace is removed by the EXIT trap (e2e_cleanup); every process of the test (Prometheus,
 # Alertmanager, the PagerDuty stand-in, the daemon) runs inside it, on its loopback.
 #
-#   sim_node_create            -> E2E_NETNS, SIM_SYSFS (needs root and `ip netns`; else exit 77)
+#   sim_node_create [RAILS]    -> E2E_NETNS, SIM_SYSFS (needs root and `ip netns`; else exit 77);
+#                              rail R > 0: mlx5_R on ens<R+1>f0np0 <-> rwpeer<R>, 10.0.R.2/24,
+#                              GIDs at 2/3 (`rocewatch-fixture rails RAILS`)
 #   sim_node_start_daemon ARGS -> NODE_TARGET (rocewatch run on the fixture, in the namespace)
 #   sim_traffic_start          a job's RDMA traffic: the port's data counters advance (about
 #                              2 GB/s) while DIR/traffic says "on"; the flap stops it while the
@@ -16,6 +18,8 @@
 #   sim_flap_networkmanager    carrier down, address removed while a job holds its GIDs (the
 #                              entries stay pending delete), carrier up, address re-added: the
 #                              kernel puts the GIDs at the lowest free slots, 4/5
+#   sim_flap_address_lost R    rail R: carrier down, address removed (its GIDs go), carrier up,
+#                              and the address never comes back
 
 SIM_NETDEV=ens1f0np0
 SIM_PEER=rwpeer
@@ -24,6 +28,7 @@ SIM_IPV4_GID=0000:0000:0000:0000:0000:ffff:0a00:0002
 SIM_ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
 
 sim_node_create() {
+  SIM_RAILS=${1:-1}
   [ "$(id -u)" = 0 ] || e2e_skip "needs root for a network namespace"
   command -v ip >/dev/null 2>&1 || e2e_skip "iproute2 is not installed"
   local fixture_tool
@@ -38,11 +43,21 @@ sim_node_create() {
   e2e_in_ns ip link set "$SIM_PEER" up
   e2e_in_ns ip link set "$SIM_NETDEV" up
   e2e_in_ns ip addr add "$SIM_ADDRESS" dev "$SIM_NETDEV"
-  "$fixture_tool" rails 1 "$E2E_DIR/node" >/dev/null || e2e_fail "rocewatch-fixture"
+  local r
+  for ((r = 1; r < SIM_RAILS; r++)); do
+    e2e_in_ns ip link add "$(sim_rail_netdev "$r")" type veth peer name "$SIM_PEER$r"
+    e2e_in_ns ip link set "$(sim_rail_netdev "$r")" address "0c:42:a1:5e:00:$(printf %02x "$r")"
+    e2e_in_ns ip link set "$SIM_PEER$r" up
+    e2e_in_ns ip link set "$(sim_rail_netdev "$r")" up
+    e2e_in_ns ip addr add "10.0.$r.2/24" dev "$(sim_rail_netdev "$r")"
+  done
+  "$fixture_tool" rails "$SIM_RAILS" "$E2E_DIR/node" >/dev/null || e2e_fail "rocewatch-fixture"
   SIM_SYSFS="$E2E_DIR/node/sys"
   SIM_PORT="$SIM_SYSFS/class/infiniband/mlx5_0/ports/1"
   [ "$(cat "$SIM_PORT/gids/3")" = "$SIM_IPV4_GID" ] || e2e_fail "unexpected fixture: gids/3 is not $SIM_IPV4_GID"
 }
+
+sim_rail_netdev() { echo "ens$(($1 + 1))f0np0"; }
 
 # sim_node_start_daemon ARGS...: `rocewatch run` on the fixture in the namespace.
 sim_node_start_daemon() {
@@ -127,4 +142,25 @@ sim_flap_networkmanager() {
   sim_gid_set 4 "$SIM_IPV4_GID" "IB/RoCE v1"
   sim_gid_set 5 "$SIM_IPV4_GID" "RoCE v2"
   sim_write "$E2E_DIR/traffic" on
+}
+
+# sim_flap_address_lost RAIL: the rail's carrier drops, NetworkManager removes its address (no job
+# holds its GIDs: the slots are freed), the carrier returns and the address never does.
+sim_flap_address_lost() {
+  local r=$1 netdev port
+  netdev=$(sim_rail_netdev "$r")
+  port="$SIM_SYSFS/class/infiniband/mlx5_$r/ports/1"
+  e2e_log "rail $r: carrier down (peer down); NetworkManager removes 10.0.$r.2/24"
+  e2e_in_ns ip link set "$SIM_PEER$r" down
+  sim_write "$port/state" "1: DOWN"
+  sim_write "$port/phys_state" "3: Disabled"
+  sleep 1
+  e2e_in_ns ip addr del "10.0.$r.2/24" dev "$netdev"
+  SIM_PORT=$port sim_gid_clear 2
+  SIM_PORT=$port sim_gid_clear 3
+  sleep 1
+  e2e_log "rail $r: carrier back (peer up); the address does not come back"
+  e2e_in_ns ip link set "$SIM_PEER$r" up
+  sim_write "$port/state" "4: ACTIVE"
+  sim_write "$port/phys_state" "5: LinkUp"
 }

@@ -48,6 +48,9 @@ TEST_F(GidDriftScenarioTest, NetworkManagerFlapWithLiveQpsMovesEachGidOnce) {
   EXPECT_EQ(DriftEvents("eth0"), 2u);
   EXPECT_EQ(detector_.state().counters.at({"mlx5_0", 1, "eth0"}).last_drift_unix_seconds, kT0 + 5);
   EXPECT_EQ(up.holes, (std::vector<GidHole>{{"mlx5_0", 1, 2}, {"mlx5_0", 1, 3}}));
+  // The last move names the RoCE v2 one (what NCCL uses), whatever the order of the moves.
+  EXPECT_EQ(detector_.state().counters.at({"mlx5_0", 1, "eth0"}).last_move,
+            (GidLastMove{"0000:0000:0000:0000:0000:ffff:0a00:0001", GidType::kRoceV2, 3, 5}));
 }
 
 TEST_F(GidDriftScenarioTest, AFlapFasterThanTheSnapshotsIsStillSeen) {

@@ -23,7 +23,9 @@ GidDriftState SampleState() {
   port.departed[{"2001:0db8:0000:0000:0000:0000:0000:0001", GidType::kRoceV2, "eth0"}] = {7, 3};
   state.tables[{"mlx5_1", 2}].entries = {
       {2, 0, "fe80:0000:0000:0000:0002:c903:0001:0002", GidType::kIb, ""}};
-  state.counters[{"mlx5_0", 1, "eth0.100"}] = {2, kT0 + 0.25};
+  state.counters[{"mlx5_0", 1, "eth0.100"}] = {
+      2, kT0 + 0.25,
+      GidLastMove{"0000:0000:0000:0000:0000:ffff:0a00:0001", GidType::kRoceV2, 3, 5}};
   state.next_departure = 4;
   return state;
 }
@@ -53,7 +55,9 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
       {"not an object", "[1,2,3]"},
       {"null", "null"},
       {"other format", replaced("rocewatch-gid-state", "something-else")},
-      {"future version", replaced("\"version\": 1", "\"version\": 2")},
+      {"schema as text", replaced("\"schema_version\": 2", "\"schema_version\": \"2\"")},
+      {"no schema", replaced("\"schema_version\": 2", "\"schema\": 2")},
+      {"move without old index", replaced("\"old_index\"", "\"old_\"")},
       {"port as text", replaced("\"port\": 1", "\"port\": \"1\"")},
       {"negative port", replaced("\"port\": 1", "\"port\": -1")},
       {"huge index", replaced("\"index\": 5", "\"index\": 99999999999")},
@@ -71,6 +75,49 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
     EXPECT_EQ(parsed.status().code(), StatusCode::kCorrupt) << name;
   }
 }
+
+TEST(GidStateSerializationTest, ANewerSchemaIsRefusedNotCorrupt) {
+  std::string text = SerializeGidState({kBootA, kT0, SampleState()});
+  text.replace(text.find("\"schema_version\": 2"), 19, "\"schema_version\": 3");
+  StatusOr<PersistedGidState> parsed = ParseGidState(text);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(parsed.status().message().find("schema version 3"), std::string::npos);
+}
+
+// A state file as rocewatch 0.1 wrote it: schema 1 ("version": 1), no last move.
+constexpr const char* kSchemaOneFile = R"({
+ "boot_id": "0b1e5c1a-0000-4000-8000-00000000000a",
+ "drift": [
+  {
+   "device": "mlx5_0",
+   "events": 2,
+   "last_drift_unix_seconds": 1767225600.25,
+   "netdev": "eth0",
+   "port": 1
+  }
+ ],
+ "format": "rocewatch-gid-state",
+ "next_departure": 1,
+ "ports": [
+  {
+   "departed": [],
+   "device": "mlx5_0",
+   "gids": [
+    {
+     "gid": "0000:0000:0000:0000:0000:ffff:0a00:0001",
+     "index": 5,
+     "netdev": "eth0",
+     "type": "roce_v2"
+    }
+   ],
+   "port": 1
+  }
+ ],
+ "version": 1,
+ "written_at": 1767225600.0
+}
+)";
 
 // A host root with a boot id, a state file location and a daemon that can be "restarted".
 class GidStateStoreTest : public ::testing::Test {
@@ -123,7 +170,7 @@ TEST_F(GidStateStoreTest, AGidThatMovedWhileTheDaemonWasDownIsADriftAfterRestart
 
 TEST_F(GidStateStoreTest, DriftCountersContinueAcrossRestarts) {
   GidDriftState state;
-  state.counters[{"mlx5_0", 1, "eth0"}] = {3, kT0};
+  state.counters[{"mlx5_0", 1, "eth0"}] = {3, kT0, std::nullopt};
   GidStateStore first = MakeStore(writer_);
   first.Load();
   ASSERT_TRUE(first.Save(state, kT0).ok());
@@ -206,6 +253,75 @@ TEST_F(GidStateStoreTest, AnEmptyPathDisablesPersistence) {
   GidStateStore store(fs_, recording, "", BootIdPath());
   EXPECT_EQ(store.Load().origin, GidStateStore::Origin::kDisabled);
   EXPECT_TRUE(store.Save(SampleState(), kT0).ok());
+  EXPECT_EQ(recording.writes, 0);
+}
+
+TEST_F(GidStateStoreTest, AnOlderSchemaFileIsRestoredAndRewrittenInTheCurrentSchema) {
+  root_.WriteFile("var/lib/rocewatch/state.json", kSchemaOneFile);
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  ASSERT_EQ(loaded.origin, GidStateStore::Origin::kRestored) << loaded.message;
+  EXPECT_NE(loaded.message.find("schema version 1"), std::string::npos) << loaded.message;
+  const GidDriftCounter& counter = loaded.state.counters.at({"mlx5_0", 1, "eth0"});
+  EXPECT_EQ(counter.events, 2u);
+  EXPECT_FALSE(counter.last_move.has_value()) << "schema 1 did not record the indices";
+  EXPECT_EQ(loaded.state.tables.at({"mlx5_0", 1}).entries.at(0).index, 5u);
+  ASSERT_TRUE(store.Save(loaded.state, kT0 + 1).ok());
+  StatusOr<PersistedGidState> rewritten = ParseGidState(*fs_.ReadFile(StatePath(), 1 << 20));
+  ASSERT_TRUE(rewritten.ok());
+  EXPECT_EQ(rewritten->schema_version, kGidStateSchemaVersion);
+  EXPECT_EQ(rewritten->state, loaded.state);
+}
+
+TEST_F(GidStateStoreTest, ANewerSchemaFileIsRefusedAndNeverOverwritten) {
+  std::string newer = SerializeGidState({kBootA, kT0, SampleState()});
+  newer.replace(newer.find("\"schema_version\": 2"), 19, "\"schema_version\": 9");
+  root_.WriteFile("var/lib/rocewatch/state.json", newer);
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  EXPECT_EQ(loaded.origin, GidStateStore::Origin::kNewerSchema);
+  EXPECT_NE(loaded.message.find("newer rocewatch (schema version 9"), std::string::npos)
+      << loaded.message;
+  EXPECT_NE(loaded.message.find("left untouched"), std::string::npos) << loaded.message;
+  EXPECT_TRUE(loaded.state.tables.empty());
+  EXPECT_EQ(store.failures(), 1u);
+  EXPECT_FALSE(store.may_write());
+  Status save = store.Save(SampleState(), kT0 + 60);
+  EXPECT_EQ(save.code(), StatusCode::kUnavailable);
+  EXPECT_EQ(*fs_.ReadFile(StatePath(), 1 << 20), newer);
+  EXPECT_EQ(store.failures(), 1u) << "the refusal is counted once, at start";
+}
+
+TEST_F(GidStateStoreTest, WithoutABootIdAnExistingFileIsNeverReplaced) {
+  {
+    GidStateStore first = MakeStore(writer_);
+    first.Load();
+    ASSERT_TRUE(first.Save(SampleState(), kT0).ok());
+  }
+  const std::string before = *fs_.ReadFile(StatePath(), 1 << 20);
+  std::filesystem::remove(BootIdPath());
+  GidStateStore store = MakeStore(writer_);
+  EXPECT_EQ(store.Load().origin, GidStateStore::Origin::kUnusable);
+  EXPECT_FALSE(store.Save(GidDriftState{}, kT0 + 60).ok());
+  EXPECT_EQ(*fs_.ReadFile(StatePath(), 1 << 20), before);
+}
+
+TEST_F(GidStateStoreTest, ACorruptFileIsKeptAsACopyBeforeItIsReplaced) {
+  const std::string corrupt = "{\"format\": \"rocewatch-gid-st";
+  root_.WriteFile("var/lib/rocewatch/state.json", corrupt);
+  GidStateStore store = MakeStore(writer_);
+  GidStateStore::LoadResult loaded = store.Load();
+  EXPECT_NE(loaded.message.find(StatePath() + ".corrupt"), std::string::npos) << loaded.message;
+  EXPECT_EQ(*fs_.ReadFile(StatePath() + ".corrupt", 1 << 20), corrupt);
+  EXPECT_TRUE(store.may_write());
+}
+
+TEST_F(GidStateStoreTest, AnUnreadableFileIsNeverReplaced) {
+  root_.MakeDir("var/lib/rocewatch/state.json");  // a directory: EISDIR
+  FakeStateFileWriter recording;
+  GidStateStore store = MakeStore(recording);
+  store.Load();
+  EXPECT_FALSE(store.Save(SampleState(), kT0).ok());
   EXPECT_EQ(recording.writes, 0);
 }
 

@@ -1,4 +1,4 @@
-// The simulated kernel GID table behaves as field-notes.md describes the kernel's.
+// The simulated kernel GID table behaves as the kernel's does (drivers/infiniband/core/cache.c).
 #include "support/simulated_gid_table.h"
 
 #include <gtest/gtest.h>

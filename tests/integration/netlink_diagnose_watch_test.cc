@@ -38,7 +38,7 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
   int status = -1;
   std::thread diagnose([&] {
     status = RunShell("(" + (*ns)->ExecPrefix() + ROCEWATCH_BINARY +
-                          " diagnose --watch 6s --json --gid-source sysfs --sysfs-root " +
+                          " diagnose --daemon none --watch 6s --json --gid-source sysfs --sysfs-root " +
                           dir.path() + "/sys 2>" + err_path + ")",
                       &json_text);
   });

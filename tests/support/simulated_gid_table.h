@@ -1,6 +1,6 @@
 #pragma once
-// A simulated kernel GID table of one RoCE port (drivers/infiniband/core/cache.c, as summarised in
-// shared/field-notes.md):
+// A simulated kernel GID table of one RoCE port (drivers/infiniband/core/cache.c,
+// roce_gid_mgmt.c):
 // - slots 0 and 1 are reserved for the default GIDs (fe80:: + EUI-64 of the MAC; v1 then v2);
 // - an address adds one RoCE v1 and one RoCE v2 entry, each at the lowest free slot;
 // - removing an address deletes its entries; an entry with references (a live QP uses it) becomes
