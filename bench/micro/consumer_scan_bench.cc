@@ -68,13 +68,13 @@ const TempDir& ProcessTree() {
     }
     const std::string proc = root + "/proc";
     Link("1", proc + "/self");
-    Process(proc, 1, "systemd", 60, {}, "", "");
-    Process(proc, 2, "kthreadd", 0, {}, "", "");
+    Process(proc, 1, "systemd", 60, {}, "", "");  // one of the user processes
+    Process(proc, 2, "kthreadd", 0, {}, "", "");  // one of the kernel threads
     for (int i = 0; i < kKernelThreads - 1; ++i) Process(proc, 3 + i, "kworker/0:1", 0, {}, "", "");
     std::string small_maps;
     for (int i = 0; i < 40; ++i)
       small_maps += "7f1c2a000000-7f1c2a028000 r--p 00000000 fd:01 131 /usr/lib/libc.so.6\n";
-    for (int i = 0; i < kUserProcesses; ++i)
+    for (int i = 0; i < kUserProcesses - 1; ++i)
       Process(proc, 2000 + i, "sshd", 24, {}, small_maps,
               std::string("PATH=/usr/bin\0HOME=/root\0", 25));
     std::string big_maps;

@@ -25,6 +25,10 @@ class CountingFileSystem final : public FileSystem {
     ++listings_;
     return base_.ListDir(path);
   }
+  StatusOr<std::vector<std::string>> ListDirUnordered(const std::string& path) const override {
+    ++listings_;
+    return base_.ListDirUnordered(path);
+  }
   StatusOr<std::string> ReadLink(const std::string& path) const override {
     ++links_;
     return base_.ReadLink(path);

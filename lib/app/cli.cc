@@ -215,14 +215,14 @@ int RunCli(int argc, char** argv) {
   EthtoolFlagValues ethtool_flags;
   AddEthtoolFlags(*run, ethtool_flags);
   // Who uses each rail (docs/detection.md, "Who uses a rail").
-  std::string consumer_scan_interval = "10s", consumer_recheck = "30m", kubelet_timeout = "2s";
+  std::string consumer_scan_interval = "15s", consumer_recheck = "1h", kubelet_timeout = "2s";
   std::string run_kubelet_socket, diagnose_kubelet_socket;
   run->add_option("--consumer-scan-interval", consumer_scan_interval,
                   "How often RDMA consumers (processes, pods, jobs) are looked for; 0 disables")
       ->envname("ROCEWATCH_CONSUMER_SCAN_INTERVAL")
       ->capture_default_str();
   run->add_option("--consumer-recheck", consumer_recheck,
-                  "A process looked at before is looked at again after this long")
+                  "A process that held no RDMA device is looked at again after this long")
       ->envname("ROCEWATCH_CONSUMER_RECHECK")
       ->capture_default_str();
   run->add_option("--kubelet-socket", run_kubelet_socket,

@@ -1,5 +1,7 @@
 #include "app/consumer_component.h"
 
+#include <algorithm>
+
 namespace rocewatch {
 
 ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& paths,
@@ -11,7 +13,18 @@ ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& path
       options_(options),
       scanner_(fs, paths, ProcfsConsumerScanner::Options{options.recheck_after}),
       kubelet_(std::move(kubelet)),
-      board_(std::move(board)) {}
+      board_(std::move(board)),
+      full_scan_wait_(options.min_full_scan_interval) {}
+
+namespace {
+
+size_t ConsumerCount(const ProcfsConsumerScan& scan) {
+  size_t count = 0;
+  for (const auto& [device, consumers] : scan.consumers) count += consumers.size();
+  return count;
+}
+
+}  // namespace
 
 void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (options_.scan_interval <= Duration::zero()) return;
@@ -29,15 +42,22 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
       merge = true;
     }
   }
-  const bool full_requested =
-      board_->TakeFullScanRequest() &&
-      (!last_full_scan_ || now - *last_full_scan_ >= options_.min_full_scan_interval);
+  const bool full_requested = board_->TakeFullScanRequest() &&
+                              (!last_full_scan_ || now - *last_full_scan_ >= full_scan_wait_);
   if (!last_scan_ || now - *last_scan_ >= options_.scan_interval || full_requested) {
     const bool full = !last_scan_ || full_requested;
     last_scan_ = now;
     if (full) last_full_scan_ = now;
     const bool was_readable = !procfs_ || procfs_->procfs_readable;
+    const size_t consumers_before = procfs_ ? ConsumerCount(*procfs_) : 0;
     procfs_ = scanner_.Scan(now, full);
+    if (full_requested) {
+      // A requested re-scan that found no consumer the last scan missed (a kernel RDMA user,
+      // say) makes the next one wait twice as long: its cost stays bounded on such nodes.
+      full_scan_wait_ = ConsumerCount(*procfs_) > consumers_before
+                            ? options_.min_full_scan_interval
+                            : std::min(full_scan_wait_ * 2, options_.recheck_after);
+    }
     // An unreadable process list is a state: counted once when it begins, not at every scan.
     if (procfs_->procfs_readable ? procfs_->read_errors > 0 : was_readable)
       ctx.CountSourceError("procfs", procfs_->read_errors);

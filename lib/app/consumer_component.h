@@ -52,6 +52,7 @@ class ConsumerComponent final : public MonitorComponent {
   std::shared_ptr<ConsumerBoard> board_;
   std::optional<MonoTime> last_scan_;
   std::optional<MonoTime> last_full_scan_;
+  Duration full_scan_wait_;  // before the next requested full scan
   std::optional<ProcfsConsumerScan> procfs_;
   std::optional<KubeletAnswer> kubelet_answer_;
   std::map<std::string, std::string> described_;  // device -> DescribeConsumers, for events

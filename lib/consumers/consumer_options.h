@@ -11,11 +11,13 @@ struct ConsumerOptions {
   // How often the daemon looks for new consumers and for consumers that exited (incremental
   // procfs scan, kubelet List). 0 disables consumer tracking: every device's consumers are
   // unknown and the traffic detector keeps the rules that need no consumer knowledge.
-  Duration scan_interval = std::chrono::seconds(10);
-  // A process looked at before is looked at again after this long.
-  Duration recheck_after = std::chrono::minutes(30);
+  Duration scan_interval = std::chrono::seconds(15);
+  // A process that held no device is looked at again after this long (spread over its second
+  // half); one that held a device after consumer_recheck_after.
+  Duration recheck_after = std::chrono::hours(1);
+  Duration consumer_recheck_after = std::chrono::minutes(5);
   // Full re-scans asked for by the traffic detector (traffic no known consumer explains) happen at
-  // most this often.
+  // most this often; each one that finds nothing new doubles the wait, up to recheck_after.
   Duration min_full_scan_interval = std::chrono::minutes(1);
   // The kubelet's pod-resources socket; empty: default under the host root; "none": not used.
   std::string kubelet_socket;

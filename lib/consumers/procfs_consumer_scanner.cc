@@ -15,6 +15,12 @@ constexpr size_t kMaxEnvironBytesForConsumers = 4 * 1024 * 1024;
 
 bool Exited(const Status& status) { return status.code() == StatusCode::kNotFound; }
 
+// Between half of `period` and `period`, by pid: re-checks of the processes of a node that were
+// first seen together (the daemon's first scan) spread over half a period.
+Duration SpreadPeriod(Duration period, int pid) {
+  return period / 2 + period * (pid % 1024) / 2048;
+}
+
 }  // namespace
 
 std::string ParseStatStartTime(std::string_view stat) {
@@ -123,7 +129,8 @@ void ProcfsConsumerScanner::Describe(int pid, const std::string& dir, KnownProce
 
 ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
   ProcfsConsumerScan scan;
-  StatusOr<std::vector<std::string>> names = fs_.ListDir(paths_.procfs_root);
+  // Unordered: sorting a few thousand names naturally costs more than the listing itself.
+  StatusOr<std::vector<std::string>> names = fs_.ListDirUnordered(paths_.procfs_root);
   if (!names.ok()) {
     ++scan.read_errors;
     known_.clear();
@@ -132,10 +139,12 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
   scan.procfs_readable = true;
   if (full) uverbs_devices_.clear();
   std::vector<int> pids;
+  pids.reserve(names->size());
   for (const std::string& name : *names) {
     long long pid = 0;
     if (ParseInteger(name, &pid) && pid > 0 && pid <= 0x7fffffff) pids.push_back(int(pid));
   }
+  std::sort(pids.begin(), pids.end());
   scan.processes = pids.size();
   if (std::binary_search(pids.begin(), pids.end(), 2)) {
     StatusOr<std::string> comm = fs_.ReadFile(JoinPath(paths_.procfs_root, "2/comm"), 256);
@@ -148,10 +157,13 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
 
   for (int pid : pids) {
     if (pid == self) continue;
-    const std::string dir = JoinPath(paths_.procfs_root, std::to_string(pid));
     auto [it, is_new] = known_.try_emplace(pid);
     KnownProcess& known = it->second;
-    bool due = full || is_new || now - known.checked >= options_.recheck_after;
+    const Duration period =
+        known.devices.empty() ? options_.recheck_after : options_.consumer_recheck_after;
+    bool due = full || is_new || now - known.checked >= SpreadPeriod(period, pid);
+    if (!due && known.devices.empty() && !known.unreadable) continue;  // the common case
+    const std::string dir = JoinPath(paths_.procfs_root, std::to_string(pid));
     if (!due && !known.devices.empty() && StartTime(dir) != known.start_time) {
       known = KnownProcess{};  // exited, or its pid now belongs to another process
       due = true;

@@ -18,8 +18,8 @@
 //
 // Cost: the daemon scans incrementally (Scan(now, false)): one listing of <procfs>, the
 // descriptors of processes it has not seen before, one small read per known consumer (its start
-// time, so that a reused pid is not mistaken for it) and a slow round of re-checks
-// (recheck_after). bench/micro measures both kinds of scan.
+// time, so that a reused pid is not mistaken for it) and slow, spread re-checks (Options).
+// bench/micro measures both kinds of scan.
 //
 // Threading: not thread-safe. Lifetime: fs outlives the scanner.
 
@@ -55,9 +55,13 @@ struct ProcfsConsumerScan {
 class ProcfsConsumerScanner {
  public:
   struct Options {
-    // A process looked at before is looked at again after this long (it may have opened a
-    // device since, or closed it). New processes are looked at on their first scan.
-    Duration recheck_after = std::chrono::minutes(30);
+    // A process that held no device when last looked at is looked at again after between half
+    // of this and this (spread by pid, so that the re-checks of a node do not come at once): it
+    // may have opened a device since. New processes are looked at on their first scan.
+    Duration recheck_after = std::chrono::hours(1);
+    // The same for a process that held a device (it may have closed it, or its pid been reused
+    // meanwhile: its start time is compared at every scan).
+    Duration consumer_recheck_after = std::chrono::minutes(5);
   };
 
   ProcfsConsumerScanner(const FileSystem& fs, HostPaths paths, Options options);

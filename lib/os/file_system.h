@@ -43,6 +43,11 @@ class FileSystem {
   // Names of the entries of a directory, without "." and "..", sorted in natural order ("2" before
   // "10"). Errors as for ReadFile.
   virtual StatusOr<std::vector<std::string>> ListDir(const std::string& path) const = 0;
+  // As ListDir, in no particular order: for callers that do not need the order of a large
+  // directory (the process list of procfs). By default ListDir.
+  virtual StatusOr<std::vector<std::string>> ListDirUnordered(const std::string& path) const {
+    return ListDir(path);
+  }
 
   // The target of a symbolic link, as stored. Errors as for ReadFile (EINVAL: not a link).
   virtual StatusOr<std::string> ReadLink(const std::string& path) const = 0;
@@ -73,6 +78,7 @@ class PosixFileSystem final : public FileSystem {
 
   StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override;
   StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override;
+  StatusOr<std::vector<std::string>> ListDirUnordered(const std::string& path) const override;
   StatusOr<std::string> ReadLink(const std::string& path) const override;
   bool IsDirectory(const std::string& path) const override;
   // A descriptor kept open; each ReadInto is a pread at offset 0 (one system call for a sysfs

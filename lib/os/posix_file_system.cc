@@ -93,6 +93,13 @@ StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t 
 }
 
 StatusOr<std::vector<std::string>> PosixFileSystem::ListDir(const std::string& path) const {
+  StatusOr<std::vector<std::string>> names = ListDirUnordered(path);
+  if (names.ok()) std::sort(names->begin(), names->end(), NaturalLess);
+  return names;
+}
+
+StatusOr<std::vector<std::string>> PosixFileSystem::ListDirUnordered(
+    const std::string& path) const {
   DIR* dir = ::opendir(path.c_str());
   if (dir == nullptr) return Status::FromErrno(errno, path);
   std::vector<std::string> names;
@@ -107,7 +114,6 @@ StatusOr<std::vector<std::string>> PosixFileSystem::ListDir(const std::string& p
   int saved = errno;
   ::closedir(dir);
   if (saved != 0) return Status::FromErrno(saved, path);
-  std::sort(names.begin(), names.end(), NaturalLess);
   return names;
 }
 

@@ -28,10 +28,15 @@ class ConsumerComponentTest : public ::testing::Test {
     node_.fs().AddLink("/host/sys/class/infiniband/mlx5_1/device", "../../../0000:3b:00.2");
     auto kubelet = std::make_unique<FakePodResourcesSource>();
     kubelet_ = kubelet.get();
-    monitor_.AddComponent(std::make_unique<ConsumerComponent>(
-        node_.fs(), node_.paths(), ConsumerOptions{}, std::move(kubelet), board_));
+    monitor_.AddComponent(std::make_unique<ConsumerComponent>(node_.fs(), node_.paths(), Options(),
+                                                              std::move(kubelet), board_));
     monitor_.SetEventObserver(
         [this](double, std::string_view what) { events_.emplace_back(what); });
+  }
+  static ConsumerOptions Options() {
+    ConsumerOptions options;
+    options.scan_interval = seconds(10);
+    return options;
   }
   void RunFor(Duration d) { RunLoopFor(clock_, loop_, d); }
   std::string Exposition() {

@@ -147,7 +147,14 @@ TEST_F(ProcfsConsumerScannerTest, AProcessThatOpensADeviceLaterIsSeenAtItsRechec
   node.fs().AddLink(node.ProcessDir(4100) + "/fd/9", "/dev/infiniband/uverbs0");
   clock.Advance(minutes(1));
   EXPECT_TRUE(Scan().consumers.empty());  // not due yet
-  EXPECT_EQ(Scan(/*full=*/true).consumers["mlx5_0"].size(), 1u);
+  clock.Advance(minutes(60));             // due within an hour (--consumer-recheck), by pid
+  EXPECT_EQ(Scan().consumers["mlx5_0"].size(), 1u);
+  node.fs().Remove(node.ProcessDir(4100) + "/fd/9");
+  EXPECT_EQ(Scan().consumers["mlx5_0"].size(), 1u);  // a consumer is re-checked every 5 min
+  clock.Advance(minutes(5));
+  EXPECT_TRUE(Scan().consumers.empty());
+  node.fs().AddLink(node.ProcessDir(4100) + "/fd/9", "/dev/infiniband/uverbs0");
+  EXPECT_EQ(Scan(/*full=*/true).consumers["mlx5_0"].size(), 1u);  // a full scan at once
 }
 
 TEST_F(ProcfsConsumerScannerTest, AnUnknownUverbsNodeIsABlindSpot) {
