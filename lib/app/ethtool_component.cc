@@ -61,9 +61,7 @@ void EthtoolComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
   if (!poller_ || !options_.enabled) return;
   const MonoTime now = ctx.clock().Now();
   if (!last_counters_ || now - *last_counters_ >= options_.interval) PollCounters(ctx, now);
-  if (options_.optics_interval > Duration::zero() &&
-      (!last_optics_ || now - *last_optics_ >= options_.optics_interval))
-    PollOptics(ctx, now);
+  if (options_.optics_interval > Duration::zero()) PollOptics(ctx, now);
 }
 
 void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
@@ -115,30 +113,52 @@ void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
 }
 
 void EthtoolComponent::PollOptics(MonitorContext& ctx, MonoTime now) {
-  last_optics_ = now;
-  std::map<std::string, ModuleOutcome> modules;
-  std::map<std::string, OpticsStatus> optics;
-  uint64_t errors = 0;
-  for (const std::string& netdev : ctx.rnic_netdevs()) {
-    auto latest = latest_.find(netdev);
-    if (latest == latest_.end()) continue;  // not present here
-    // A link that is down often has a module that does not answer: do not count it against us.
-    ModuleOutcome outcome = poller_->PollModule(netdev);
-    if (!outcome.error.empty()) ++errors;
-    if (outcome.module) optics[netdev] = EvaluateOptics(*outcome.module);
-    if (!outcome.unsupported || outcome.module) modules[netdev] = std::move(outcome);
+  // Module pages come over I2C, slowly: at most one module per snapshot (the most overdue one),
+  // so that reading 16 modules never holds the loop for all of them at once.
+  for (auto it = last_module_read_.begin(); it != last_module_read_.end();) {
+    if (latest_.count(it->first)) {
+      ++it;
+      continue;
+    }
+    modules_.erase(it->first);  // gone, or no longer present here
+    optics_.erase(it->first);
+    it = last_module_read_.erase(it);
   }
-  if (errors > 0) ctx.CountSourceError("ethtool_module", errors);
-  for (const auto& [netdev, status] : optics) {
+  const std::string* due = nullptr;
+  std::optional<MonoTime> due_since;
+  for (const auto& [netdev, readings] : latest_) {
+    auto last = last_module_read_.find(netdev);
+    if (last != last_module_read_.end() && now - last->second < options_.optics_interval) continue;
+    const std::optional<MonoTime> since =
+        last == last_module_read_.end() ? std::nullopt : std::optional<MonoTime>(last->second);
+    if (!due || (due_since && (!since || *since < *due_since))) {
+      due = &netdev;
+      due_since = since;
+    }
+  }
+  if (!due) return;
+  const std::string netdev = *due;
+  last_module_read_[netdev] = now;
+  ModuleOutcome outcome = poller_->PollModule(netdev);
+  // A module that fails a read (as modules do while they flap) is counted, never a finding.
+  if (!outcome.error.empty()) ctx.CountSourceError("ethtool_module", 1);
+  if (outcome.module) {
+    OpticsStatus status = EvaluateOptics(*outcome.module);
     const size_t count = status.violations.size() + status.dark_lanes.size();
     size_t& reported = reported_optics_findings_[netdev];
     if (count > 0 && reported == 0)
       for (const Finding& f : OpticsFindings(netdev, status))
         ctx.RecordEvent(netdev + " " + f.message, f.severity);
     reported = count;
+    optics_[netdev] = std::move(status);
+  } else {
+    optics_.erase(netdev);
   }
-  modules_ = std::move(modules);
-  optics_ = std::move(optics);
+  if (!outcome.unsupported || outcome.module) {
+    modules_[netdev] = std::move(outcome);
+  } else {
+    modules_.erase(netdev);
+  }
   ctx.RequestPublish();
 }
 
@@ -213,22 +233,22 @@ void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
     if (auto bits = CorrectedBits(r)) out.Counter(corrected_bits, "", labels, double(*bits));
     if (auto errors = SymbolErrors(r)) out.Counter(symbol, "", labels, double(*errors));
     if (auto events = LinkDownEvents(r)) out.Counter(link_down, "", labels, double(*events));
-    if (r.driver) {
-      for (const auto& [name, value] : r.driver->counters) {
-        const DriverCounterMeaning m = InterpretDriverCounter(name);
-        if (m.kind == DriverCounterKind::kPfcPauseDuration) {
-          out.Counter(pause_seconds, "", PfcLabels({netdev, *m.priority, *m.direction}),
-                      double(value) * 1e-6);
-        } else if (m.kind == DriverCounterKind::kPfcPauseFrames) {
-          out.Counter(pause_frames, "", PfcLabels({netdev, *m.priority, *m.direction}),
-                      double(value));
-        } else if (m.kind == DriverCounterKind::kPauseStormWarningEvents ||
-                   m.kind == DriverCounterKind::kPauseStormErrorEvents) {
-          Labels with = labels;
-          with.emplace_back(
-              "level", m.kind == DriverCounterKind::kPauseStormWarningEvents ? "warning" : "error");
-          out.Counter(storm_events, "", with, double(value));
-        }
+    for (const InterpretedDriverCounters::PerPriority& p : r.interpreted.per_priority) {
+      if (!p.direction) continue;
+      if (p.kind == DriverCounterKind::kPfcPauseDuration) {
+        out.Counter(pause_seconds, "", PfcLabels({netdev, p.priority, *p.direction}),
+                    double(p.value) * 1e-6);
+      } else if (p.kind == DriverCounterKind::kPfcPauseFrames) {
+        out.Counter(pause_frames, "", PfcLabels({netdev, p.priority, *p.direction}),
+                    double(p.value));
+      }
+    }
+    for (auto [kind, level] : {std::pair{DriverCounterKind::kPauseStormWarningEvents, "warning"},
+                               std::pair{DriverCounterKind::kPauseStormErrorEvents, "error"}}) {
+      if (auto events = r.interpreted.Total(kind)) {
+        Labels with = labels;
+        with.emplace_back("level", level);
+        out.Counter(storm_events, "", with, double(*events));
       }
     }
   }

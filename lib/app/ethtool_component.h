@@ -1,10 +1,10 @@
 #pragma once
 // Link quality and the lossless fabric in the daemon (docs/detection.md): polls the RNIC netdevs'
 // ethtool interfaces (or their recordings) every `interval`, their modules every
-// `optics_interval`, feeds the link-quality and PFC-storm detectors and the optics checks,
-// exports rocewatch_netdev_fec_*, rocewatch_netdev_pre_fec_ber, rocewatch_netdev_pfc_*,
-// rocewatch_link_quality_state and rocewatch_module_*, reports state changes as events, and tells
-// the netlink component why a link went down.
+// `optics_interval` (one module per snapshot: I2C is slow), feeds the link-quality and PFC-storm
+// detectors and the optics checks, exports rocewatch_netdev_fec_*, rocewatch_netdev_pre_fec_ber,
+// rocewatch_netdev_pfc_*, rocewatch_link_quality_state and rocewatch_module_*, reports state
+// changes as events, and tells the netlink component why a link went down.
 
 #include <map>
 #include <memory>
@@ -59,7 +59,8 @@ class EthtoolComponent final : public MonitorComponent {
   std::map<std::string, NetdevEthtool> latest_;
   std::map<std::string, ModuleOutcome> modules_;
   std::map<std::string, OpticsStatus> optics_;
-  std::optional<MonoTime> last_counters_, last_optics_;
+  std::optional<MonoTime> last_counters_;
+  std::map<std::string, MonoTime> last_module_read_;  // per netdev
   std::map<std::string, LinkQualityState> reported_quality_;
   std::map<PfcKey, bool> reported_storm_;
   std::map<std::string, size_t> reported_optics_findings_;

@@ -4,9 +4,12 @@
 // en_stats.c) for the PHY and the lossless fabric. Every other name is kUnknown and passed through
 // untouched (kept in recordings and reports, never an error).
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rocewatch {
 
@@ -43,5 +46,38 @@ struct DriverCounterMeaning {
 
 // The meaning of a driver statistic's name; kUnknown for names the table does not know.
 DriverCounterMeaning InterpretDriverCounter(std::string_view name);
+
+// One reading's interpreted counters, computed once per poll (an mlx5 port has ~2,000 statistics,
+// of which a few dozen are interpreted).
+struct InterpretedDriverCounters {
+  // Kinds without a priority, the first counter of each kind (lanes left out).
+  std::map<DriverCounterKind, uint64_t> totals;
+  struct PerPriority {
+    DriverCounterKind kind;
+    int priority;
+    std::optional<PauseDirection> direction;
+    uint64_t value;
+  };
+  std::vector<PerPriority> per_priority;  // pause frames, durations, transitions, ECN marks
+  std::optional<uint64_t> Total(DriverCounterKind kind) const {
+    auto it = totals.find(kind);
+    return it == totals.end() ? std::nullopt : std::optional<uint64_t>(it->second);
+  }
+};
+
+template <typename Counters>  // a range of (name, value) pairs
+InterpretedDriverCounters InterpretDriverCounters(const Counters& counters) {
+  InterpretedDriverCounters out;
+  for (const auto& [name, value] : counters) {
+    const DriverCounterMeaning m = InterpretDriverCounter(name);
+    if (m.kind == DriverCounterKind::kUnknown || m.lane) continue;
+    if (m.priority) {
+      out.per_priority.push_back({m.kind, *m.priority, m.direction, value});
+    } else {
+      out.totals.emplace(m.kind, value);
+    }
+  }
+  return out;
+}
 
 }  // namespace rocewatch

@@ -73,6 +73,7 @@ std::map<std::string, NetdevEthtool> EthtoolPoller::Poll(const std::set<std::str
     if (statistics) {
       ++reads_;
       present = Take(n, "statistics", statistics->ReadDriverStatistics(name), n.driver);
+      if (n.driver) n.interpreted = InterpretDriverCounters(n.driver->counters);
     }
     if (netlink && present) {
       reads_ += 4;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ethtool/driver_counter_meaning.h"
 #include "ethtool/ethtool_sources.h"
 #include "ethtool/module_eeprom.h"
 #include "ethtool/recorded_ethtool_source.h"
@@ -25,6 +26,7 @@ struct NetdevEthtool {
   bool present = true;    // false: the netdev is not in this network namespace (ENODEV)
   std::optional<uint64_t> speed_mbps;  // sysfs class/net/<netdev>/speed
   std::optional<DriverStatistics> driver;
+  InterpretedDriverCounters interpreted;  // of `driver`, by meaning
   std::optional<FecReading> fec;
   std::optional<LinkStateReading> link_state;
   std::optional<PauseReading> pause;

@@ -4,10 +4,7 @@ namespace rocewatch {
 namespace {
 
 std::optional<uint64_t> DriverCounter(const NetdevEthtool& r, DriverCounterKind kind) {
-  if (!r.driver) return std::nullopt;
-  for (const auto& [name, value] : r.driver->counters)
-    if (InterpretDriverCounter(name).kind == kind) return value;
-  return std::nullopt;
+  return r.interpreted.Total(kind);
 }
 
 }  // namespace
@@ -53,23 +50,11 @@ LinkQualitySample LinkQualitySampleFrom(MonoTime at, const NetdevEthtool& r,
 PfcSample PfcSampleFrom(MonoTime at, const NetdevEthtool& r) {
   PfcSample s;
   s.at = at;
-  if (!r.driver) return s;
-  for (const auto& [name, value] : r.driver->counters) {
-    const DriverCounterMeaning meaning = InterpretDriverCounter(name);
-    switch (meaning.kind) {
-      case DriverCounterKind::kPfcPauseDuration:
-        s.pause_microseconds[{*meaning.priority, *meaning.direction}] = value;
-        break;
-      case DriverCounterKind::kPauseStormWarningEvents:
-        s.storm_warning_events = value;
-        break;
-      case DriverCounterKind::kPauseStormErrorEvents:
-        s.storm_error_events = value;
-        break;
-      default:
-        break;
-    }
-  }
+  for (const InterpretedDriverCounters::PerPriority& p : r.interpreted.per_priority)
+    if (p.kind == DriverCounterKind::kPfcPauseDuration && p.direction)
+      s.pause_microseconds[{p.priority, *p.direction}] = p.value;
+  s.storm_warning_events = r.interpreted.Total(DriverCounterKind::kPauseStormWarningEvents);
+  s.storm_error_events = r.interpreted.Total(DriverCounterKind::kPauseStormErrorEvents);
   return s;
 }
 

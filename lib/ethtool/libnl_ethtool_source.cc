@@ -7,6 +7,8 @@
 #include <netlink/genl/genl.h>
 #include <netlink/msg.h>
 #include <netlink/netlink.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 
 #include <cerrno>
 #include <cstring>
@@ -149,6 +151,14 @@ Status LibnlEthtoolSource::Open() {
     return Status::IoError(std::string("generic netlink connect: ") + nl_geterror(error));
   }
   nl_socket_disable_auto_ack(sock_);
+  // Replies are small (a module page is 128 bytes, STATS_GET a few hundred): one recvmsg into a
+  // buffer big enough for any of them, instead of libnl's peek-then-read pair per reply.
+  nl_socket_disable_msg_peek(sock_);
+  nl_socket_set_msg_buf_size(sock_, 64 * 1024);
+  // The kernel answers GET requests synchronously; a reply that never comes must not hold the
+  // daemon's loop: a read waits at most this long and fails (IoError).
+  timeval timeout{2, 0};
+  setsockopt(nl_socket_get_fd(sock_), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   family_ = genl_ctrl_resolve(sock_, ETHTOOL_GENL_NAME);
   if (family_ < 0) {
     nl_socket_free(sock_);

@@ -221,5 +221,22 @@ TEST_F(EthtoolComponentTest, ReportEntriesCarryTheDetectorsStates) {
       << RenderLinkQualityText(entries);
 }
 
+TEST_F(EthtoolComponentTest, OneModuleIsReadPerSnapshot) {
+  // A second recorded rail: its module waits for the next snapshot.
+  source_.node.devices.push_back(RoceDevice("mlx5_1", "ens2f0np0", {}));
+  const std::string other = "/host/rocewatch/ethtool/ens2f0np0/";
+  fs_.AddFile(other + "link_state", "link: yes\n");
+  for (const auto& [address, bytes] : Sff8636Pages(HealthyQuadLanes()))
+    fs_.AddFile(other + "module/" + ModulePageFileName(address), bytes);
+  ASSERT_TRUE(monitor_.Start().ok());
+  const std::string first = "rocewatch_module_temperature_celsius{netdev=\"ens1f0np0\"}";
+  const std::string second = "rocewatch_module_temperature_celsius{netdev=\"ens2f0np0\"}";
+  EXPECT_TRUE(Sample(first).has_value());
+  EXPECT_FALSE(Sample(second).has_value());
+  Poll(1e-8);
+  EXPECT_TRUE(Sample(first).has_value());
+  EXPECT_TRUE(Sample(second).has_value());
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "ethtool/ethtool_readings.h"
+
 namespace rocewatch {
 namespace {
 
@@ -38,6 +40,24 @@ TEST(DriverCounterMeaningTest, PassesUnknownAndMalformedNamesThrough) {
        {"rx_packets", "peer_ifindex", "rx_prio8_pause", "rx_prio_pause",
         "tx_prio3_pause_transition", "rx_prio3_pausex", "rx_err_lane_x_phy", "rx_prio-1_pause", ""})
     EXPECT_EQ(InterpretDriverCounter(name).kind, DriverCounterKind::kUnknown) << name;
+}
+
+TEST(DriverCounterMeaningTest, InterpretsAReadingOnceByMeaning) {
+  DriverStatistics s;
+  s.counters = {{"rx_packets", 1},           {"rx_corrected_bits_phy", 500},
+                {"rx_err_lane_0_phy", 250},  {"tx_prio3_pause_duration", 90},
+                {"rx_prio3_pause", 4},       {"tx_pause_storm_error_events", 2},
+                {"rx_corrected_bits_phy", 7}};
+  InterpretedDriverCounters c = InterpretDriverCounters(s.counters);
+  EXPECT_EQ(c.Total(DriverCounterKind::kPhyCorrectedBits), 500u);  // the first one wins
+  EXPECT_EQ(c.Total(DriverCounterKind::kPauseStormErrorEvents), 2u);
+  EXPECT_EQ(c.Total(DriverCounterKind::kPhyCorrectedBitsLane), std::nullopt);  // lanes left out
+  EXPECT_EQ(c.Total(DriverCounterKind::kUnknown), std::nullopt);
+  ASSERT_EQ(c.per_priority.size(), 2u);
+  EXPECT_EQ(c.per_priority[0].kind, DriverCounterKind::kPfcPauseDuration);
+  EXPECT_EQ(c.per_priority[0].priority, 3);
+  EXPECT_EQ(c.per_priority[0].direction, PauseDirection::kTx);
+  EXPECT_EQ(c.per_priority[0].value, 90u);
 }
 
 }  // namespace
