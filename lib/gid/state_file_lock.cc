@@ -7,7 +7,7 @@
 
 #include <cerrno>
 
-#include "gid/state_file_writer.h"  // EnsureDirectoryOf
+#include "os/state_file_writer.h"  // EnsureDirectoryOf
 
 namespace rocewatch {
 namespace {
