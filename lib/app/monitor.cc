@@ -27,12 +27,14 @@ Monitor::~Monitor() {
 void Monitor::AddComponent(std::unique_ptr<MonitorComponent> component) {
   components_.push_back(std::move(component));
   component_started_.push_back(false);
+  component_health_.push_back({});
 }
 
 Status Monitor::Start() {
   for (size_t i = 0; i < components_.size(); ++i) {
     Status status = components_[i]->Start(*this);
     component_started_[i] = status.ok();
+    component_health_[i].success = status.ok();
     if (!status.ok()) {
       spdlog::warn("component {} disabled: {}", components_[i]->name(), status.ToString());
       CountSourceError(components_[i]->name(), 1);
@@ -83,6 +85,7 @@ void Monitor::RequestPublish() {
 void Monitor::CountSourceError(std::string_view source, uint64_t count) {
   auto it = source_errors_.find(source);
   if (it == source_errors_.end()) it = source_errors_.emplace(std::string(source), 0).first;
+  source_errors_counted_ += count;
   it->second += count;
 }
 
@@ -119,8 +122,14 @@ Status Monitor::PollNow(std::string_view reason) {
         if (!gid.netdev.empty()) rnic_netdevs_.insert(gid.netdev);
     }
   }
-  for (size_t i = 0; i < components_.size(); ++i)
-    if (component_started_[i]) components_[i]->OnSnapshot(*this, latest_);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (!component_started_[i]) continue;
+    const uint64_t errors_before = source_errors_counted_;
+    const MonoTime component_begin = clock().Now();
+    components_[i]->OnSnapshot(*this, latest_);
+    component_health_[i].seconds = ToSeconds(clock().Now() - component_begin);
+    component_health_[i].success = source_errors_counted_ == errors_before;
+  }
 
   double seconds = ToSeconds(clock().Now() - begin);
   const std::vector<double>& bounds = PollDurationBounds();
@@ -189,6 +198,18 @@ void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
   for (const auto& [source, count] : source_errors_)
     out.Counter("rocewatch_source_errors_total", "", {{"source", source}},
                 static_cast<double>(count));
+  out.Declare("rocewatch_component_success",
+              "1 if the component started and its last poll counted no source error; 0 if it "
+              "is disabled (failed to start) or its last poll failed a read.",
+              prometheus::MetricType::Gauge);
+  out.Declare("rocewatch_component_duration_seconds",
+              "Time the component took to handle the last poll's snapshot (0 if disabled).",
+              prometheus::MetricType::Gauge);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    const Labels labels{{"component", std::string(components_[i]->name())}};
+    out.Gauge("rocewatch_component_success", "", labels, component_health_[i].success ? 1 : 0);
+    out.Gauge("rocewatch_component_duration_seconds", "", labels, component_health_[i].seconds);
+  }
   out.Gauge("rocewatch_gid_source_info", "Where GID tables are read from (verbs or sysfs); 1.",
             {{"source", source_.gid_source_name()}}, 1);
 }

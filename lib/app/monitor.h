@@ -95,6 +95,13 @@ class Monitor final : public MonitorContext {
   const MonitorOptions options_;
   std::vector<std::unique_ptr<MonitorComponent>> components_;
   std::vector<bool> component_started_;
+  // rocewatch_component_success / rocewatch_component_duration_seconds, by component index: the
+  // component's last OnSnapshot counted no source error (and its Start succeeded), and its time.
+  struct ComponentHealth {
+    bool success = false;
+    double seconds = 0;
+  };
+  std::vector<ComponentHealth> component_health_;
   PublishSink publish_sink_;
   SnapshotObserver observer_;
   EventObserver event_observer_;
@@ -107,6 +114,7 @@ class Monitor final : public MonitorContext {
   std::set<std::string> rnic_netdevs_;
   std::map<std::string, NetdevState> netdevs_;
   std::map<std::string, uint64_t, std::less<>> source_errors_;
+  uint64_t source_errors_counted_ = 0;  // the sum of source_errors_
   std::string pending_reason_;
   EventLoop::TimerId requested_timer_ = 0;
   EventLoop::TimerId periodic_timer_ = 0;

@@ -103,6 +103,63 @@ TEST_F(MonitorTest, AComponentThatFailsToStartIsDisabledAndCounted) {
   EXPECT_TRUE(counted);
 }
 
+// A component whose snapshot handling takes `cost` of fake time and counts `errors` reads
+// failed when told to.
+class TimedComponent final : public MonitorComponent {
+ public:
+  TimedComponent(std::string name, FakeClock& clock, Duration cost)
+      : name_(std::move(name)), clock_(clock), cost_(cost) {}
+  std::string_view name() const override { return name_; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot&) override {
+    clock_.Advance(cost_);
+    if (fail_next) ctx.CountSourceError("sysfs", 1);
+    fail_next = false;
+  }
+  bool fail_next = false;
+
+ private:
+  std::string name_;
+  FakeClock& clock_;
+  Duration cost_;
+};
+
+// The value of `name{component="<component>"}` in the exposition, or -1 when absent.
+double ComponentGauge(const Monitor& monitor, const std::string& name,
+                      const std::string& component) {
+  for (const auto& family : monitor.BuildExposition())
+    if (family.name == name)
+      for (const auto& metric : family.metric)
+        if (metric.label.at(0).name == "component" && metric.label.at(0).value == component)
+          return metric.gauge.value;
+  return -1;
+}
+
+TEST_F(MonitorTest, EachComponentReportsItsOwnSuccessAndDuration) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  auto fast = std::make_unique<TimedComponent>("fast", clock_, milliseconds(2));
+  auto slow = std::make_unique<TimedComponent>("slow", clock_, milliseconds(30));
+  TimedComponent* slow_ptr = slow.get();
+  monitor.AddComponent(std::move(fast));
+  monitor.AddComponent(std::move(slow));
+  monitor.AddComponent(std::make_unique<RecordingComponent>(Status::Unavailable("no netlink")));
+  ASSERT_TRUE(monitor.Start().ok());
+
+  EXPECT_DOUBLE_EQ(ComponentGauge(monitor, "rocewatch_component_duration_seconds", "fast"), 0.002);
+  EXPECT_DOUBLE_EQ(ComponentGauge(monitor, "rocewatch_component_duration_seconds", "slow"), 0.030);
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "fast"), 1);
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "slow"), 1);
+  // A component that failed to start is listed as failed, not left out.
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "recording"), 0);
+
+  // A failed read in one component's poll fails that component only, and only for that poll.
+  slow_ptr->fail_next = true;
+  ASSERT_TRUE(monitor.PollNow("test").ok());
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "slow"), 0);
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "fast"), 1);
+  ASSERT_TRUE(monitor.PollNow("test").ok());
+  EXPECT_EQ(ComponentGauge(monitor, "rocewatch_component_success", "slow"), 1);
+}
+
 TEST_F(MonitorTest, AFailedFirstSnapshotFailsStartButLaterFailuresAreCounted) {
   source_.next_error = Status::NotFound("/sys: gone");
   Monitor failing(loop_, source_, {});

@@ -45,7 +45,7 @@ std::string StableExposition(const std::string& exposition) {
   static const std::regex volatile_series(
       "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
       "rocewatch_source_errors_total|rocewatch_traffic_|rocewatch_gid_drift_events_total|"
-      "rocewatch_gid_last_drift_timestamp_seconds|"
+      "rocewatch_gid_last_drift_timestamp_seconds|rocewatch_component_|"
       "# (HELP|TYPE) exposer_)");
   std::istringstream lines(exposition);
   std::ostringstream out;
