@@ -30,8 +30,9 @@ TEST(DiagnoseWatchCounters, SymbolErrorsRisingDuringTheWatchAreReported) {
   int status = -1;
   std::string report;
   std::thread diagnose([&] {
-    report = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --watch 3s --host-root " +
-                            dir.path() + " 2>" + err_file,
+    report = RunCommand(std::string(ROCEWATCH_BINARY) +
+                            " diagnose --daemon none --watch 3s --host-root " + dir.path() + " 2>" +
+                            err_file,
                         &status);
   });
   // "watching for ..." is printed after the first snapshot was taken.

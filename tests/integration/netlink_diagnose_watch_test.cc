@@ -37,10 +37,11 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
   std::string json_text;
   int status = -1;
   std::thread diagnose([&] {
-    status = RunShell("(" + (*ns)->ExecPrefix() + ROCEWATCH_BINARY +
-                          " diagnose --daemon none --watch 6s --json --gid-source sysfs --sysfs-root " +
-                          dir.path() + "/sys 2>" + err_path + ")",
-                      &json_text);
+    status =
+        RunShell("(" + (*ns)->ExecPrefix() + ROCEWATCH_BINARY +
+                     " diagnose --daemon none --watch 6s --json --gid-source sysfs --sysfs-root " +
+                     dir.path() + "/sys 2>" + err_path + ")",
+                 &json_text);
   });
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (ReadAll(err_path).find("ens1f0np0: watching") == std::string::npos &&

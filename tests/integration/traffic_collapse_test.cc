@@ -152,9 +152,10 @@ TEST_F(TrafficCollapseTest, AStoppedRailIsCollapsedInMetricsWhileItsSiblingsStay
 TEST_F(TrafficCollapseTest, DiagnoseWatchPrintsPerRailRatesAndStates) {
   CounterWriter writer(dir_.path() + "/sys");
   int status = 0;
-  std::string output = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --host-root " +
-                                      dir_.path() + " --watch 3s 2>&1 >/dev/null",
-                                  &status);
+  std::string output =
+      RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --host-root " +
+                     dir_.path() + " --watch 3s 2>&1 >/dev/null",
+                 &status);
   // One line per poll, e.g. "14:02:03.001Z  traffic  mlx5_0/1 2.00 GB/s normal | mlx5_1/1 ...".
   EXPECT_TRUE(std::regex_search(
       output, std::regex(R"(Z  traffic  mlx5_0/1 [0-9.]+ GB/s normal \| mlx5_1/1 )")))

@@ -111,9 +111,10 @@ TEST_F(HostileSysfsContentTest, EachFileLeavesTheExpositionValidAndTheOtherRailI
 TEST_F(HostileSysfsContentTest, DiagnoseJsonOfEverythingAtOnceParsesAndDoesNotCrash) {
   for (const HostileFile& file : HostileFiles()) Plant(file);
   int status = -1;
-  std::string out = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --json --host-root '" +
-                                   dir_.path() + "' 2>/dev/null",
-                               &status);
+  std::string out =
+      RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --json --host-root '" +
+                     dir_.path() + "' 2>/dev/null",
+                 &status);
   EXPECT_TRUE(status == 0 || status == 1 || status == 2) << "exit status " << status;
   ASSERT_TRUE(IsValidUtf8(out));
   nlohmann::json report = nlohmann::json::parse(out, nullptr, /*allow_exceptions=*/false);
@@ -125,9 +126,10 @@ TEST_F(HostileSysfsContentTest, DiagnoseJsonOfEverythingAtOnceParsesAndDoesNotCr
 TEST_F(HostileSysfsContentTest, DiagnoseTextOfEverythingAtOnceDoesNotCrash) {
   for (const HostileFile& file : HostileFiles()) Plant(file);
   int status = -1;
-  std::string out = RunCommand(
-      std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --host-root '" + dir_.path() + "' 2>/dev/null",
-      &status);
+  std::string out =
+      RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon none --host-root '" +
+                     dir_.path() + "' 2>/dev/null",
+                 &status);
   EXPECT_TRUE(status == 0 || status == 1 || status == 2) << "exit status " << status;
   EXPECT_NE(out.find("mlx5_1"), std::string::npos);
 }
