@@ -273,6 +273,12 @@ int RunCli(int argc, char** argv) {
       ->required();
   collect->add_flag("--no-optics", collect_no_optics, "Do not read transceiver pages (I2C)")
       ->envname("ROCEWATCH_NO_OPTICS");
+  std::string collect_kubelet_socket;
+  collect
+      ->add_option("--kubelet-socket", collect_kubelet_socket,
+                   "The kubelet pod-resources socket whose answer is recorded (default under "
+                   "--host-root; none: not asked)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
 
   // diagnose and collect report bad flags with status 3 ("could not run"), run with 2.
   const bool diagnosing =
@@ -307,7 +313,8 @@ int RunCli(int argc, char** argv) {
                 << "\n";
       return 3;
     }
-    CollectCommandOptions options{*common, collect_dir, !collect_no_optics};
+    CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
+    options.consumers.kubelet_socket = collect_kubelet_socket;
     return RunCollect(options, std::cout, std::cerr);
   }
 

@@ -1,6 +1,7 @@
 #include "app/collect_command.h"
 
 #include "collect/support_bundle.h"
+#include "consumers/recorded_pod_resources_source.h"
 #include "ethtool/live_ethtool_sources.h"
 
 namespace rocewatch {
@@ -17,8 +18,10 @@ int RunCollect(const CollectCommandOptions& options, std::ostream& out, std::ost
   EthtoolPoller ethtool(fs, paths.host_root, paths.sysfs_root, live.statistics(), live.netlink());
   SystemNetdevReader netdevs(fs, paths);
   DirectoryBundleWriter writer(options.directory);
-  StatusOr<CollectSummary> summary = CollectSupportBundle(
-      fs, paths, ethtool, netdevs, writer, CollectOptions{options.optics}, clock.UnixSeconds());
+  std::unique_ptr<PodResourcesSource> kubelet = PodResourcesSourceFor(fs, paths, options.consumers);
+  StatusOr<CollectSummary> summary =
+      CollectSupportBundle(fs, paths, ethtool, netdevs, writer,
+                           CollectOptions{options.optics, kubelet.get()}, clock.UnixSeconds());
   if (!summary.ok()) {
     err << "rocewatch collect: cannot write the bundle: " << summary.status().message() << "\n";
     return 3;

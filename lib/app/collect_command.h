@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/options.h"
+#include "consumers/consumer_options.h"
 
 namespace rocewatch {
 
@@ -14,6 +15,7 @@ struct CollectCommandOptions {
   CommonOptions common;
   std::string directory;
   bool optics = true;
+  ConsumerOptions consumers;  // --kubelet-socket: whose pod-resources answer is recorded
 };
 
 int RunCollect(const CollectCommandOptions& options, std::ostream& out, std::ostream& err);

@@ -6,7 +6,7 @@
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
 #include "app/traffic_component.h"
-#include "consumers/kubelet_pod_resources_source.h"
+#include "consumers/recorded_pod_resources_source.h"
 
 namespace rocewatch {
 
@@ -27,7 +27,7 @@ std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEn
   auto consumers = std::make_shared<ConsumerBoard>();
   components.push_back(std::make_unique<ConsumerComponent>(
       env.procfs ? *env.procfs : env.fs, env.options.common.paths, env.options.consumers,
-      KubeletPodResourcesSourceFor(env.options.common.paths, env.options.consumers), consumers));
+      PodResourcesSourceFor(env.fs, env.options.common.paths, env.options.consumers), consumers));
   std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
       env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
       GidDriftOptions{env.options.expected_gid_index});

@@ -11,7 +11,7 @@
 #include "app/monitor.h"
 #include "app/traffic_component.h"
 #include "consumers/consumer_merge.h"
-#include "consumers/kubelet_pod_resources_source.h"
+#include "consumers/recorded_pod_resources_source.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
@@ -169,7 +169,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
     ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(clock.Now(), true);
     std::unique_ptr<PodResourcesSource> kubelet =
-        KubeletPodResourcesSourceFor(paths, options.consumers);
+        PodResourcesSourceFor(fs, paths, options.consumers);
     std::optional<KubeletAnswer> answer;
     if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
     report.consumers = MergeConsumers(

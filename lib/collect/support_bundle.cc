@@ -7,6 +7,7 @@
 #include <set>
 
 #include "build_info.h"
+#include "consumers/pod_resources_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 
@@ -169,6 +170,8 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
       const std::string to = "sys/class/infiniband/" + device;
       copy.Files(from, to);
       copy.Tree(JoinPath(from, "ports"), to + "/ports");
+      // The PCI address of the device (PCI_SLOT_NAME), which maps the kubelet's SR-IOV VFs to it.
+      copy.File(JoinPath(from, "device/uevent"), to + "/device/uevent");
       const std::string net = JoinPath(from, "device/net");
       if (auto names = fs.ListDir(net); names.ok())
         for (const std::string& name : *names)
@@ -179,6 +182,12 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
   } else {
     summary.failures.push_back(infiniband + ": " + devices.status().message());
   }
+
+  // The verbs character devices' RDMA devices: what a process's /dev/infiniband/uverbsN holds.
+  const std::string verbs = JoinPath(paths.sysfs_root, "class/infiniband_verbs");
+  if (auto nodes = fs.ListDir(verbs); nodes.ok())
+    for (const std::string& node : *nodes)
+      copy.File(JoinPath(verbs, node + "/ibdev"), "sys/class/infiniband_verbs/" + node + "/ibdev");
 
   const std::set<std::string> netdevs = RnicNetdevs(fs, infiniband);
   summary.netdevs.assign(netdevs.begin(), netdevs.end());
@@ -203,25 +212,34 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
   for (const char* dir : {"NetworkManager/devices", "systemd/netif/links"})
     copy.Tree(JoinPath(paths.run_root, dir), std::string("run/") + dir);
 
-  // Processes that hold an RDMA device, with their NCCL environment.
+  // Processes that hold an RDMA device, with their NCCL environment. Every other process leaves
+  // what the consumer scan learnt from it: an empty fd/ (it holds no device), or a bare
+  // proc/<pid>/ (its descriptors were unreadable: whether it holds one is unknown).
   if (auto pids = fs.ListDir(paths.procfs_root); pids.ok()) {
     for (const std::string& pid : *pids) {
       if (!IsNumber(pid)) continue;
       const std::string dir = JoinPath(paths.procfs_root, pid);
-      // The network managers' processes: diagnose says whether they run.
+      // The network managers' processes: diagnose says whether they run. Pid 2 (kthreadd) shows
+      // the host's process namespace.
       if (StatusOr<std::string> comm = fs.ReadFile(JoinPath(dir, "comm"), 256); comm.ok()) {
-        if (*comm == "NetworkManager\n" || *comm == "systemd-networkd\n")
+        if (*comm == "NetworkManager\n" || *comm == "systemd-networkd\n" || pid == "2")
           copy.Write("proc/" + pid + "/comm", *comm);
       }
       auto fds = fs.ListDir(JoinPath(dir, "fd"));
-      if (!fds.ok()) continue;
+      if (!fds.ok()) {
+        if (fds.status().code() != StatusCode::kNotFound) copy.Dir("proc/" + pid);
+        continue;  // NotFound: exited meanwhile
+      }
       std::vector<std::pair<std::string, std::string>> uverbs;
       for (const std::string& fd : *fds) {
         StatusOr<std::string> target = fs.ReadLink(JoinPath(dir, "fd/" + fd));
         if (target.ok() && target->rfind("/dev/infiniband/uverbs", 0) == 0)
           uverbs.emplace_back(fd, *target);
       }
-      if (uverbs.empty()) continue;
+      if (uverbs.empty()) {
+        copy.Dir("proc/" + pid + "/fd");
+        continue;
+      }
       for (const auto& [fd, target] : uverbs) {
         Status linked = out.MakeLink("proc/" + pid + "/fd/" + fd, target);
         if (!linked.ok()) summary.failures.push_back(linked.message());
@@ -252,6 +270,15 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
     addresses += "\n";
   }
   copy.Write("rocewatch/netlink/addresses", addresses);
+
+  // The kubelet's answer (which pods hold RDMA devices or GPUs), as a recording.
+  if (options.kubelet != nullptr) {
+    StatusOr<std::vector<PodDeviceAllocation>> answer = options.kubelet->ListNow();
+    if (!answer.ok() && answer.status().code() != StatusCode::kNotFound)
+      summary.failures.push_back("kubelet: " + answer.status().message());
+    copy.Write(std::string(kPodResourcesRecordingPath),
+               FormatPodResourcesRecording(options.kubelet->Describe(), answer));
+  }
 
   CollectEthtool(ethtool, netdevs, copy, summary, options);
 

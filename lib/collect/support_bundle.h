@@ -5,10 +5,14 @@
 //                                      netdevs of device/net/ (dev_port)
 //   sys/class/net/<netdev>/            the RNIC netdevs' attributes and statistics/
 //   etc/, run/                         NetworkManager, systemd-networkd, netplan, ifupdown
+//   sys/class/infiniband_verbs/*/ibdev the RDMA device behind each /dev/infiniband/uverbsN
 //   proc/<pid>/                        processes holding /dev/infiniband/uverbs*: comm, cmdline,
-//                                      environ, cgroup, maps and those fd links
+//                                      environ, cgroup, maps and those fd links; every other
+//                                      process as an empty fd/ (holds none) or a bare directory
+//                                      (descriptors unreadable); comm of pid 2 (kthreadd)
 //   proc/sys/net/ipv6/conf/            keep_addr_on_down of the RNIC netdevs, all and default
 //   rocewatch/ethtool/<netdev>/        the ethtool answers as recordings (ethtool_recording.h)
+//   rocewatch/kubelet/pod-resources.json  the kubelet's pod-resources answer (or its failure)
 //   rocewatch/netlink/addresses        the RNIC netdevs' addresses and link flags (for people)
 //   rocewatch/bundle.json              what was collected, when, by which version, what failed
 // Attributes the kernel refuses to read (EINVAL on an empty GID slot, speed of a down link) are
@@ -18,6 +22,7 @@
 #include <vector>
 
 #include "collect/bundle_writer.h"
+#include "consumers/pod_resources.h"
 #include "ethtool/ethtool_poller.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -27,6 +32,9 @@ namespace rocewatch {
 
 struct CollectOptions {
   bool optics = true;  // read transceiver pages
+  // The kubelet's pod-resources API, recorded as rocewatch/kubelet/pod-resources.json; null: not
+  // asked (no recording: diagnose of the bundle then looks for a socket inside it, finds none).
+  PodResourcesSource* kubelet = nullptr;
 };
 
 struct CollectSummary {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text.h"
+
 namespace rocewatch {
 namespace {
 
@@ -55,14 +57,22 @@ bool SamePod(const RailConsumer& a, const RailConsumer& b) {
 std::map<std::string, std::string> PciAddressesOfDevices(const FileSystem& fs,
                                                          const HostPaths& paths,
                                                          const std::vector<std::string>& devices) {
-  // <sysfs>/class/infiniband/<dev>/device -> ../../../0000:3b:00.2
+  // <sysfs>/class/infiniband/<dev>/device -> ../../../0000:3b:00.2; where `device` is no link (a
+  // support bundle keeps it as a directory), PCI_SLOT_NAME= of its uevent says the same.
   std::map<std::string, std::string> pci;
   for (const std::string& device : devices) {
-    StatusOr<std::string> link =
-        fs.ReadLink(JoinPath(JoinPath(paths.InfinibandClassDir(), device), "device"));
-    if (!link.ok()) continue;
-    size_t slash = link->rfind('/');
-    pci[link->substr(slash == std::string::npos ? 0 : slash + 1)] = device;
+    const std::string parent = JoinPath(JoinPath(paths.InfinibandClassDir(), device), "device");
+    if (StatusOr<std::string> link = fs.ReadLink(parent); link.ok()) {
+      size_t slash = link->rfind('/');
+      pci[link->substr(slash == std::string::npos ? 0 : slash + 1)] = device;
+      continue;
+    }
+    StatusOr<std::string> uevent = fs.ReadFile(JoinPath(parent, "uevent"), 4096);
+    if (!uevent.ok()) continue;
+    constexpr std::string_view kSlot = "PCI_SLOT_NAME=";
+    for (const std::string& line : SplitFields(*uevent, "\n"))
+      if (line.rfind(kSlot, 0) == 0 && line.size() > kSlot.size())
+        pci[line.substr(kSlot.size())] = device;
   }
   return pci;
 }

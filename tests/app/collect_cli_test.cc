@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "consumers/pod_resources_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "support/example_node.h"
 #include "support/golden.h"
@@ -39,30 +40,6 @@ class CollectCliTest : public ::testing::Test {
   TempDir host_, bundle_;
 };
 
-// What the bundle does not carry yet: the inputs of "who uses each rail" beyond the RDMA
-// processes' own files (the process namespace check, every process's descriptors, the kubelet
-// socket, whose path names the host root). Those parts of the reports are left out of the
-// comparison; everything else must read back identically.
-nlohmann::json WithoutConsumers(const std::string& report) {
-  nlohmann::json json = nlohmann::json::parse(report);
-  json.erase("consumer_sources");
-  for (auto& device : json["devices"]) {
-    device.erase("consumers");
-    device.erase("consumers_known");
-  }
-  auto& findings = json["findings"];
-  for (auto it = findings.begin(); it != findings.end();)
-    it = (*it)["check"].get<std::string>().rfind("consumer", 0) == 0 ? findings.erase(it) : it + 1;
-  return json;
-}
-
-std::string WithoutConsumerSection(const std::string& text) {
-  const size_t start = text.find("Who uses each rail");
-  if (start == std::string::npos) return text;
-  const size_t end = text.find("\n\n", start);
-  return text.substr(0, start) + (end == std::string::npos ? "" : text.substr(end + 2));
-}
-
 TEST_F(CollectCliTest, DiagnoseOfTheBundleIsDiagnoseOfTheHost) {
   int status = -1;
   Rocewatch("collect " + bundle_.path() + " --host-root " + host_.path(), &status);
@@ -73,11 +50,54 @@ TEST_F(CollectCliTest, DiagnoseOfTheBundleIsDiagnoseOfTheHost) {
       Rocewatch("diagnose --json --host-root " + bundle_.path(), &bundle_status);
   EXPECT_EQ(host_status, 2);
   EXPECT_EQ(bundle_status, host_status);
-  EXPECT_EQ(WithoutConsumers(bundle).dump(2), WithoutConsumers(host).dump(2));
+  EXPECT_EQ(bundle, host);
   const std::string host_text = Rocewatch("diagnose --host-root " + host_.path(), &host_status);
-  EXPECT_EQ(
-      WithoutConsumerSection(Rocewatch("diagnose --host-root " + bundle_.path(), &bundle_status)),
-      WithoutConsumerSection(host_text));
+  EXPECT_EQ(Rocewatch("diagnose --host-root " + bundle_.path(), &bundle_status), host_text);
+  // Who uses each rail is part of what read back: the training job on every rail, seen by a
+  // complete procfs scan (nothing unknown), and the kubelet's absence with the host's words.
+  const nlohmann::json report = nlohmann::json::parse(bundle);
+  for (const auto& device : report["devices"]) {
+    EXPECT_EQ(device["consumers_known"], "present") << device["name"];
+    ASSERT_FALSE(device["consumers"].empty()) << device["name"];
+    EXPECT_EQ(device["consumers"][0]["pid"], 4242);
+    EXPECT_EQ(device["consumers"][0]["nccl_version"], "2.18.3");
+  }
+  EXPECT_EQ(report["consumer_sources"]["sources"], nlohmann::json::array({"procfs"}));
+  EXPECT_NE(host_text.find("Who uses each rail"), std::string::npos);
+}
+
+// A kubelet that maps an SR-IOV VF (by PCI address) to a pod: the answer is recorded in the
+// bundle, and the PCI address of the device travels in its uevent.
+TEST_F(CollectCliTest, TheKubeletAnswerAndThePciAddressesTravelWithTheBundle) {
+  host_.WriteFile("sys/class/infiniband/mlx5_7/device/uevent",
+                  "DRIVER=mlx5_core\nPCI_SLOT_NAME=0000:3b:00.2\n");
+  host_.WriteFile(std::string(kPodResourcesRecordingPath),
+                  R"({"podResources": [{"name": "sriov-0", "namespace": "ml", "containers": [
+                       {"name": "main", "cpuIds": [3], "devices": [
+                         {"resourceName": "nvidia.com/sriov_rdma", "deviceIds": ["0000:3b:00.2"]}]}]}]})");
+  int status = -1;
+  Rocewatch("collect " + bundle_.path() + " --host-root " + host_.path(), &status);
+  ASSERT_EQ(status, 0);
+  EXPECT_TRUE(
+      std::filesystem::exists(bundle_.path() + "/" + std::string(kPodResourcesRecordingPath)));
+  int host_status = -1, bundle_status = -1;
+  const std::string host = Rocewatch("diagnose --json --host-root " + host_.path(), &host_status);
+  const std::string bundle =
+      Rocewatch("diagnose --json --host-root " + bundle_.path(), &bundle_status);
+  EXPECT_EQ(bundle, host);
+  const nlohmann::json report = nlohmann::json::parse(bundle);
+  EXPECT_EQ(report["consumer_sources"]["sources"], nlohmann::json::array({"procfs", "kubelet"}));
+  bool pod_on_mlx5_7 = false;
+  for (const auto& device : report["devices"])
+    for (const auto& consumer : device["consumers"])
+      if (consumer.value("pod", "") == "sriov-0") {
+        EXPECT_EQ(device["name"], "mlx5_7");
+        EXPECT_EQ(consumer["namespace"], "ml");
+        pod_on_mlx5_7 = true;
+      }
+  EXPECT_TRUE(pod_on_mlx5_7) << bundle;
+  EXPECT_EQ(Rocewatch("diagnose --host-root " + bundle_.path(), &bundle_status),
+            Rocewatch("diagnose --host-root " + host_.path(), &host_status));
 }
 
 TEST_F(CollectCliTest, TheBundleCarriesTheLinkQualitySectionAndItsMetadata) {
