@@ -2,8 +2,35 @@
 
 namespace rocewatch {
 
-void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  const NodeSnapshot& snapshot = ctx.latest_snapshot();
+namespace {
+
+bool IsByteCounter(const std::string& name) {
+  return name == "port_xmit_data" || name == "port_rcv_data";
+}
+
+// Same keys, same values except for the byte counters, whose values may differ.
+bool SameCountersButBytes(const std::map<std::string, uint64_t>& a,
+                          const std::map<std::string, uint64_t>& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j) {
+    if (i->first != j->first) return false;
+    if (i->second != j->second && !IsByteCounter(i->first)) return false;
+  }
+  return true;
+}
+
+bool SamePortButBytes(const Port& a, const Port& b) {
+  return a.number == b.number && a.state == b.state && a.phys_state == b.phys_state &&
+         a.link_layer == b.link_layer && a.rate == b.rate && a.gid_table_len == b.gid_table_len &&
+         a.netdevs == b.netdevs && a.gids == b.gids &&
+         a.counters.transmit_bytes.has_value() == b.counters.transmit_bytes.has_value() &&
+         a.counters.receive_bytes.has_value() == b.counters.receive_bytes.has_value() &&
+         a.counters.hw_counters == b.counters.hw_counters &&
+         SameCountersButBytes(a.counters.counters, b.counters.counters);
+}
+
+// Builds the families of `snapshot` into `out`.
+void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
   out.Declare("rocewatch_port_info", "One per RDMA port: its link layer and netdev.",
               prometheus::MetricType::Gauge);
   out.Declare("rocewatch_gid_info", "One per valid GID table entry.",
@@ -73,6 +100,67 @@ void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies
       }
     }
   }
+}
+
+// The family named `name` in `families`, or null.
+prometheus::MetricFamily* FindFamily(std::vector<prometheus::MetricFamily>& families,
+                                     const char* name) {
+  for (prometheus::MetricFamily& family : families)
+    if (family.name == name) return &family;
+  return nullptr;
+}
+
+}  // namespace
+
+bool SameButByteCounters(const NodeSnapshot& a, const NodeSnapshot& b) {
+  if (a.devices.size() != b.devices.size()) return false;
+  for (size_t d = 0; d < a.devices.size(); ++d) {
+    const Device& x = a.devices[d];
+    const Device& y = b.devices[d];
+    if (x.name != y.name || x.ports.size() != y.ports.size()) return false;
+    for (size_t p = 0; p < x.ports.size(); ++p)
+      if (!SamePortButBytes(x.ports[p], y.ports[p])) return false;
+  }
+  return true;
+}
+
+void InventoryComponent::PatchByteCounters(const NodeSnapshot& snapshot) const {
+  // Samples were built in snapshot order (devices, ports, counter names), so the n-th port with
+  // a transmit counter is the n-th sample of the transmit family, and so on.
+  prometheus::MetricFamily* transmit = FindFamily(families_, "rocewatch_port_transmit_bytes_total");
+  prometheus::MetricFamily* receive = FindFamily(families_, "rocewatch_port_receive_bytes_total");
+  prometheus::MetricFamily* raw = FindFamily(families_, "rocewatch_port_counter_total");
+  size_t tx = 0, rx = 0, counter = 0;
+  for (const Device& device : snapshot.devices) {
+    for (const Port& port : device.ports) {
+      const PortCounters& counters = port.counters;
+      if (counters.transmit_bytes && transmit != nullptr)
+        transmit->metric[tx++].counter.value = static_cast<double>(*counters.transmit_bytes);
+      if (counters.receive_bytes && receive != nullptr)
+        receive->metric[rx++].counter.value = static_cast<double>(*counters.receive_bytes);
+      for (const auto& [name, value] : counters.counters) {
+        if (raw != nullptr && IsByteCounter(name))
+          raw->metric[counter].counter.value = static_cast<double>(value);
+        ++counter;
+      }
+    }
+  }
+}
+
+void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  const NodeSnapshot& snapshot = ctx.latest_snapshot();
+  if (built_ && SameButByteCounters(snapshot, built_from_)) {
+    PatchByteCounters(snapshot);
+    ++reuses_;
+  } else {
+    MetricFamilies built;
+    BuildInventoryFamilies(snapshot, built);
+    families_ = built.Take();
+    built_from_ = snapshot;
+    built_ = true;
+    ++builds_;
+  }
+  for (const prometheus::MetricFamily& family : families_) out.Append(family);
 }
 
 }  // namespace rocewatch

@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,28 +16,33 @@ namespace rocewatch {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
+// Names and help texts are taken as views (no copy unless a family is new); labels passed as
+// temporaries are moved into the sample, not copied: a 16-rail node's exposition is about a
+// thousand samples per poll.
 class MetricFamilies {
  public:
-  void Gauge(const std::string& name, const std::string& help, const Labels& labels, double value);
-  void Counter(const std::string& name, const std::string& help, const Labels& labels,
-               double value);
+  void Gauge(std::string_view name, std::string_view help, Labels labels, double value);
+  void Counter(std::string_view name, std::string_view help, Labels labels, double value);
   // A histogram sample: bucket upper bounds ascending, cumulative counts per bound (+Inf implied
   // by sample_count).
-  void Histogram(const std::string& name, const std::string& help, const Labels& labels,
+  void Histogram(std::string_view name, std::string_view help, Labels labels,
                  const std::vector<double>& bounds, const std::vector<uint64_t>& cumulative_counts,
                  uint64_t sample_count, double sample_sum);
 
+  // Adds a family built earlier (a copy): its samples join those of a family of the same name.
+  void Append(const prometheus::MetricFamily& family);
+
   // Declares a family without samples, so that it is documented even when empty.
-  void Declare(const std::string& name, const std::string& help, prometheus::MetricType type);
+  void Declare(std::string_view name, std::string_view help, prometheus::MetricType type);
 
   // The families in name order.
   std::vector<prometheus::MetricFamily> Take();
   size_t size() const { return families_.size(); }
 
  private:
-  prometheus::MetricFamily& FamilyFor(const std::string& name, const std::string& help,
+  prometheus::MetricFamily& FamilyFor(std::string_view name, std::string_view help,
                                       prometheus::MetricType type);
-  std::map<std::string, prometheus::MetricFamily> families_;
+  std::map<std::string, prometheus::MetricFamily, std::less<>> families_;
 };
 
 }  // namespace rocewatch

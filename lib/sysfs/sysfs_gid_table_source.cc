@@ -15,7 +15,18 @@ SysfsGidTableSource::SysfsGidTableSource(const FileSystem& fs, std::string sysfs
       keep_layouts_(max_open > 0),
       reader_(fs, max_open) {}
 
-StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::string& device) {
+void SysfsGidTableSource::ForgetLayout() {
+  std::erase_if(layouts_, [](const auto& entry) { return !entry.second.read; });
+  for (auto& [device, layout] : layouts_) layout.read = false;
+}
+
+StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::string& device,
+                                                                     DeviceSlots* previous) {
+  std::map<std::string, KeptAttribute> open;  // descriptors kept across the listing
+  if (previous != nullptr)
+    for (PortSlots& port : previous->ports)
+      for (Slot& slot : port.slots)
+        if (slot.gid.is_open()) open.emplace(slot.gid.path(), std::move(slot.gid));
   const std::string ports_dir = JoinPath(sysfs_root_, "class/infiniband/" + device + "/ports");
   auto ports = fs_.ListDir(ports_dir);
   if (!ports.ok()) return ports.status();
@@ -36,7 +47,9 @@ StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::
     for (std::string& name : *names) {
       std::optional<uint32_t> index = ParseEntryNumber(name);
       if (!index) continue;
-      KeptAttribute gid(JoinPath(slots.dir, "gids/" + name));
+      std::string path = JoinPath(slots.dir, "gids/" + name);
+      auto kept = open.find(path);
+      KeptAttribute gid = kept != open.end() ? std::move(kept->second) : KeptAttribute(path);
       slots.slots.push_back({*index, std::move(name), std::move(gid)});
     }
     layout.ports.push_back(std::move(slots));
@@ -85,12 +98,16 @@ bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
 StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device) {
   auto kept = layouts_.find(device);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (kept == layouts_.end()) {
-      StatusOr<DeviceSlots> listed = List(device);
-      if (!listed.ok()) return listed.status();
+    if (kept == layouts_.end() || kept->second.stale) {
+      StatusOr<DeviceSlots> listed = List(device, kept == layouts_.end() ? nullptr : &kept->second);
+      if (!listed.ok()) {
+        if (kept != layouts_.end()) layouts_.erase(kept);
+        return listed.status();
+      }
       kept = layouts_.insert_or_assign(device, std::move(*listed)).first;
     }
     GidTableRead read;
+    kept->second.read = true;
     const bool complete = ReadSlots(kept->second, read);
     if (complete || attempt == 1) {
       if (!keep_layouts_) layouts_.erase(kept);
@@ -99,8 +116,7 @@ StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device
       });
       return read;
     }
-    layouts_.erase(kept);  // a slot file is gone: list the device again
-    kept = layouts_.end();
+    kept->second.stale = true;  // a slot file is gone: list the device again
   }
   return GidTableRead{};  // not reached
 }

@@ -14,7 +14,7 @@
 // Any failing read (EINVAL as the kernel returns for an empty or pending slot, or any other errno)
 // or unparsable content means "no valid entry" and counts in failed_reads; never fatal.
 // With max_open > 0 the ports, their link layer and the gids/ slots of a device are listed on its
-// first read and kept until ForgetLayout() (a device event) or until a slot file is gone, and the
+// first read and again only when a slot file is gone (see ForgetLayout), and the
 // gids/<i> files are read through descriptors kept open (os/attribute_reader.h, at most max_open
 // of them; about 3x cheaper per pass than open/read/close). The attributes of the few valid
 // entries are read with open/read/close. With max_open == 0 everything is listed and opened on
@@ -41,7 +41,11 @@ class SysfsGidTableSource final : public GidTableSource {
   // Errors: NotFound if <root>/class/infiniband/<device>/ports does not exist (device gone);
   // the Status of listing it otherwise. A port or slot that fails is counted, not fatal.
   StatusOr<GidTableRead> ReadDevice(const std::string& device) override;
-  void ForgetLayout() override { layouts_.clear(); }
+  // Drops the layouts (and descriptors) of devices not read since the last call: they are gone.
+  // The others are kept: a device's number of GID slots is fixed for its life, and a device
+  // re-created under the same name is read through reopened descriptors (ENODEV, then a new
+  // file) or listed again (a slot file missing).
+  void ForgetLayout() override;
 
   const AttributeReader& reader() const { return reader_; }
 
@@ -60,10 +64,13 @@ class SysfsGidTableSource final : public GidTableSource {
   struct DeviceSlots {
     std::vector<PortSlots> ports;
     uint64_t failed_listings = 0;  // ports whose gids/ could not be listed
+    bool stale = false;            // list again before the next read
+    bool read = true;              // read since the last ForgetLayout
   };
 
-  // Errors: NotFound if the device's ports/ is gone; the listing's Status otherwise.
-  StatusOr<DeviceSlots> List(const std::string& device);
+  // Errors: NotFound if the device's ports/ is gone; the listing's Status otherwise. Open
+  // descriptors of `previous` (may be null) are moved to the slots still listed.
+  StatusOr<DeviceSlots> List(const std::string& device, DeviceSlots* previous);
   // False if a slot file turned out to be gone (the layout is stale).
   bool ReadSlots(DeviceSlots& layout, GidTableRead& read);
 

@@ -39,11 +39,26 @@ std::vector<std::string> SysfsPoller::ListOrEmpty(const std::string& path, bool 
 
 Status SysfsPoller::List(NodeSnapshot& snapshot) {
   uint64_t& errors = snapshot.read_errors["sysfs"];
-  // GID tables already read survive a listing: they change with address events, not with it.
+  // GID tables already read survive a listing: they change with address events, not with it. So
+  // do the descriptors of attributes still listed (one whose file is gone fails and is reopened).
   std::map<std::pair<std::string, uint32_t>, std::vector<GidEntry>> known_gids;
-  for (DeviceLayout& device : devices_)
-    for (PortLayout& port : device.ports)
+  std::map<std::string, KeptAttribute> open;
+  auto keep = [&open](KeptAttribute& attribute) {
+    if (attribute.is_open()) open.emplace(attribute.path(), std::move(attribute));
+  };
+  for (DeviceLayout& device : devices_) {
+    for (PortLayout& port : device.ports) {
       if (port.has_gids) known_gids[{device.name, port.last.number}] = std::move(port.last.gids);
+      for (KeptAttribute* attribute : {&port.state, &port.phys_state, &port.link_layer, &port.rate})
+        keep(*attribute);
+      for (Counter& counter : port.counters) keep(counter.file);
+      for (Counter& counter : port.hw_counters) keep(counter.file);
+    }
+  }
+  auto attribute = [&open](std::string path) {
+    auto kept = open.find(path);
+    return kept != open.end() ? std::move(kept->second) : KeptAttribute(std::move(path));
+  };
   devices_.clear();
   has_layout_ = false;
   if (gids_ != nullptr) gids_->ForgetLayout();
@@ -111,10 +126,10 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       PortLayout port;
       port.dir = JoinPath(device.dir, "ports/" + std::to_string(number));
       port.last.number = number;
-      port.state = KeptAttribute(JoinPath(port.dir, "state"));
-      port.phys_state = KeptAttribute(JoinPath(port.dir, "phys_state"));
-      port.link_layer = KeptAttribute(JoinPath(port.dir, "link_layer"));
-      port.rate = KeptAttribute(JoinPath(port.dir, "rate"));
+      port.state = attribute(JoinPath(port.dir, "state"));
+      port.phys_state = attribute(JoinPath(port.dir, "phys_state"));
+      port.link_layer = attribute(JoinPath(port.dir, "link_layer"));
+      port.rate = attribute(JoinPath(port.dir, "rate"));
       port.last.gid_table_len = static_cast<uint32_t>(
           ListOrEmpty(JoinPath(port.dir, "gids"), /*absent_ok=*/false, errors).size());
       const std::string counters_dir = JoinPath(port.dir, "counters");
@@ -127,12 +142,12 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       for (std::string& name : counter_names) {
         if (name == "port_xmit_data") port.transmit_data = static_cast<int>(port.counters.size());
         if (name == "port_rcv_data") port.receive_data = static_cast<int>(port.counters.size());
-        KeptAttribute file(JoinPath(counters_dir, name));
+        KeptAttribute file = attribute(JoinPath(counters_dir, name));
         port.counters.push_back({std::move(name), std::move(file)});
       }
       for (std::string& name : hw_names) {
         if (IsHwCounterSetting(name)) continue;
-        KeptAttribute file(JoinPath(hw_dir, name));
+        KeptAttribute file = attribute(JoinPath(hw_dir, name));
         port.hw_counters.push_back({std::move(name), std::move(file)});
       }
       const auto& listed = netdevs[number];

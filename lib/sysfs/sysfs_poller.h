@@ -6,7 +6,10 @@
 //     device/net/, the number of GID slots) is listed on the first poll and again only when the
 //     caller asks (PollScope::list: after a device event or on a backstop), or when a device
 //     turns out to be gone;
-//   - every attribute is read through a descriptor kept open (os/attribute_reader.h);
+//   - every attribute is read through a descriptor kept open (os/attribute_reader.h), kept across
+//     listings while its path is still listed: on sysfs a file is never replaced while its object
+//     exists, and once the object is gone the kept descriptor fails (ENODEV) and is reopened.
+//     (A test fixture that deletes and re-creates a file must not keep descriptors: max_open 0.)
 //   - each poll reads only what its PollScope asks for, and carries forward the last values of
 //     the rest: the byte counters (counters/port_xmit_data, port_rcv_data) always; the port
 //     attributes (state, phys_state, rate) and every other counter and hw_counter when asked;
@@ -30,7 +33,7 @@
 namespace rocewatch {
 
 struct PollScope {
-  // List the layout again (and reopen every attribute).
+  // List the layout again.
   bool list = false;
   // Read the port attributes (state, phys_state, rate, link_layer) and every counter.
   bool everything = false;

@@ -9,7 +9,7 @@ namespace rocewatch {
 
 InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root)
     : gids_(fs, sysfs_root),
-      poller_(fs, sysfs_root, &gids_, /*max_open=*/4096),
+      poller_(fs, sysfs_root, &gids_, /*max_open=*/0),
       source_(poller_, gids_, clock_, GidReadPolicy{Duration::zero(), Duration::zero()},
               kReadEverythingEverySnapshot),
       fs_(fs),

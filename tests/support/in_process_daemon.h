@@ -23,8 +23,8 @@ namespace rocewatch {
 class InProcessDaemon {
  public:
   // REQUIRES: fs outlives the object. Start() must succeed before Poll()/port().
-  // Every poll lists and reads everything (tests rewrite and remove whole devices between polls),
-  // through kept descriptors.
+  // Every poll lists and reads everything, with open/read/close (tests remove and re-create whole
+  // devices between polls: a kept descriptor would read the deleted file).
   InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root);
   ~InProcessDaemon();
 
