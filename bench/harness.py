@@ -629,7 +629,8 @@ def main():
     parser.add_argument("--quiet-netns", default="", help="namespace without RNIC netdevs (poll-only)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steady-seconds", type=float, default=60)
-    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument("--warmup", type=float, default=15,
+                        help="seconds before measuring: past the 10 s of GID reads after the start")
     parser.add_argument("--strace-seconds", type=float, default=5)
     parser.add_argument("--flaps", type=int, default=20)
     parser.add_argument("--down-seconds", type=float, default=0.5,

@@ -178,7 +178,7 @@ int RunCli(int argc, char** argv) {
                   "Through sysfs, GID tables are read after events and at least this often")
       ->envname("ROCEWATCH_GID_BACKSTOP")
       ->capture_default_str();
-  std::string slow_counter_interval = "10s", listing_backstop = "30s";
+  std::string slow_counter_interval = "10s", listing_backstop = "60s";
   run->add_option("--slow-counter-interval", slow_counter_interval,
                   "Port attributes and error/congestion counters are read this often and after "
                   "events (the byte counters every --interval)")

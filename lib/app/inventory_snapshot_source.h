@@ -39,7 +39,7 @@ struct GidReadPolicy {
 
 struct SysfsCadence {
   Duration slow = std::chrono::seconds(10);
-  Duration relist = std::chrono::seconds(30);
+  Duration relist = std::chrono::seconds(60);
 };
 
 // Everything on every snapshot: what `rocewatch diagnose` and tests that rewrite trees want.

@@ -35,7 +35,7 @@ struct RunOptions {
   // directory listings after events and at least every listing_backstop (see
   // app/inventory_snapshot_source.h).
   Duration slow_counter_interval = std::chrono::seconds(10);
-  Duration listing_backstop = std::chrono::seconds(30);
+  Duration listing_backstop = std::chrono::seconds(60);
   std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
   // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier

@@ -11,6 +11,11 @@ bool FileIsGone(const Status& status) {
   return e == ENODEV || e == ENOENT || e == ESTALE;
 }
 
+// The failure, named by the attribute's path (an OpenFile's own errors name only its descriptor).
+Status WithPath(const Status& status, const std::string& path) {
+  return status.sys_errno() != 0 ? Status::FromErrno(status.sys_errno(), path) : status;
+}
+
 }  // namespace
 
 KeptAttribute& KeptAttribute::operator=(KeptAttribute&& other) noexcept {
@@ -47,8 +52,9 @@ Status AttributeReader::OpenAndRead(KeptAttribute& attribute, std::string* conte
   attribute.open_count_ = &open_count_;
   ++open_count_;
   Status status = attribute.file_->ReadInto(content, FileSystem::kDefaultMaxRead);
-  if (!status.ok()) attribute.Close();
-  return status;
+  if (status.ok()) return status;
+  attribute.Close();
+  return WithPath(status, attribute.path_);
 }
 
 Status AttributeReader::Read(KeptAttribute& attribute, std::string* content) {
@@ -57,7 +63,7 @@ Status AttributeReader::Read(KeptAttribute& attribute, std::string* content) {
   Status status = attribute.file_->ReadInto(content, FileSystem::kDefaultMaxRead);
   if (status.ok()) return status;
   attribute.Close();
-  if (!FileIsGone(status)) return status;
+  if (!FileIsGone(status)) return WithPath(status, attribute.path_);
   ++stats_.reopens;
   return OpenAndRead(attribute, content);
 }

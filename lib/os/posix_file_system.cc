@@ -28,9 +28,11 @@ class PathReadingFile final : public OpenFile {
   std::string path_;
 };
 
+// Holds no copy of its path (a 16-rail node keeps thousands of these): errors name the file by its
+// descriptor; AttributeReader names the path.
 class DescriptorFile final : public OpenFile {
  public:
-  DescriptorFile(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+  explicit DescriptorFile(int fd) : fd_(fd) {}
   ~DescriptorFile() override { ::close(fd_); }
   DescriptorFile(const DescriptorFile&) = delete;
   DescriptorFile& operator=(const DescriptorFile&) = delete;
@@ -45,7 +47,7 @@ class DescriptorFile final : public OpenFile {
       ssize_t n = ::pread(fd_, buffer, want, static_cast<off_t>(content->size()));
       if (n < 0) {
         if (errno == EINTR) continue;
-        return Status::FromErrno(errno, path_);
+        return Status::FromErrno(errno, "read of descriptor " + std::to_string(fd_));
       }
       content->append(buffer, static_cast<size_t>(n));
       if (static_cast<size_t>(n) < want) break;
@@ -55,7 +57,6 @@ class DescriptorFile final : public OpenFile {
 
  private:
   int fd_;
-  std::string path_;
 };
 
 }  // namespace
@@ -67,7 +68,7 @@ StatusOr<std::unique_ptr<OpenFile>> FileSystem::Open(const std::string& path) co
 StatusOr<std::unique_ptr<OpenFile>> PosixFileSystem::Open(const std::string& path) const {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(errno, path);
-  return std::unique_ptr<OpenFile>(std::make_unique<DescriptorFile>(fd, path));
+  return std::unique_ptr<OpenFile>(std::make_unique<DescriptorFile>(fd));
 }
 
 StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t max_bytes) const {
