@@ -220,7 +220,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   }
   if (options.json) {
     // Values read from the host may be any bytes: invalid UTF-8 becomes U+FFFD instead of an
-    // exception (tests/reliability/hostile_sysfs_content_test.cc).
+    // exception (tests/integration/hostile_sysfs_content_test.cc).
     out << ReportToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
         << "\n";
   } else {

@@ -1,7 +1,7 @@
 // The snapshot-based configuration checks on sysfs fixture trees read through the real inventory
 // (SysfsInventory + SysfsGidTableSource), as diagnose reads them: each fires on one tree and stays
 // quiet on another. The host-side checks have their fixture host roots in
-// configuration_checks_test.cc; the whole example node is tests/app/diagnose_cli_test.cc.
+// configuration_checks_test.cc; the whole example node is tests/integration/diagnose_cli_test.cc.
 
 #include <gtest/gtest.h>
 
