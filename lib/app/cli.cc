@@ -249,6 +249,13 @@ int RunCli(int argc, char** argv) {
   bool no_optics = false;
   diagnose->add_flag("--no-optics", no_optics, "Do not read transceiver pages (I2C)")
       ->envname("ROCEWATCH_NO_OPTICS");
+  std::string link_window = "2s";
+  diagnose
+      ->add_option("--link-window", link_window,
+                   "Without --watch: rate link quality and PFC from two samples this far apart "
+                   "(0: one sample); netdevs the daemon rates are not waited for")
+      ->envname("ROCEWATCH_LINK_WINDOW")
+      ->capture_default_str();
   diagnose
       ->add_option("--kubelet-socket", diagnose_kubelet_socket,
                    "The kubelet pod-resources socket (default under --host-root; none: not used)")
@@ -337,6 +344,15 @@ int RunCli(int argc, char** argv) {
     }
     options.npd = npd;
     options.optics = !no_optics;
+    if (link_window != "0") {
+      StatusOr<Duration> d = NamedDuration("--link-window", link_window);
+      if (!d.ok()) return fail(d.status());
+      if (*d < Duration::zero() || *d > std::chrono::minutes(1))
+        return fail(Status::InvalidArgument("--link-window must be between 0 and 1m"));
+      options.link_window = *d;
+    } else {
+      options.link_window = Duration::zero();
+    }
     options.consumers.kubelet_socket = diagnose_kubelet_socket;
     options.daemon_text = daemon_url;
     if (daemon_url == "none") {

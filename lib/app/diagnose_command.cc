@@ -5,6 +5,7 @@
 
 #include "app/components.h"
 #include "app/consumer_component.h"
+#include "app/daemon_view.h"
 #include "app/ethtool_component.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
@@ -37,34 +38,22 @@ std::string FormatTime(double unix_seconds) {
   return std::string(text) + millis + "Z";
 }
 
-// Asks the daemon for its live findings and merges them (docs/diagnose.md, "The daemon").
-// Whatever happens is one info finding: merged, or why the daemon did not answer.
-void MergeFromDaemon(const DiagnoseOptions& options, const std::string& boot_id,
-                     DiagnoseReport& report) {
-  HttpUrl url = *options.daemon;
-  while (!url.path.empty() && url.path.back() == '/') url.path.pop_back();
-  url.path += "/api/v1/findings";
-  StatusOr<FetchedPage> page = FetchUrl(url, options.daemon_timeout);
-  Status problem = Status::Ok();
-  if (!page.ok()) {
-    problem = page.status();
-  } else if (page->status != 200) {
-    problem = Status::Unavailable("HTTP " + std::to_string(page->status) + " from " + url.path);
-  }
-  StatusOr<DaemonFindings> daemon =
-      problem.ok() ? ParseDaemonFindings(page->body) : StatusOr<DaemonFindings>(problem);
-  if (!daemon.ok()) {
+// Merges the daemon's live findings (docs/diagnose.md, "The daemon"). Whatever happened is one
+// info finding: merged, or why the daemon did not answer.
+void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
+                     const std::string& boot_id, DiagnoseReport& report) {
+  if (!view.problem.ok()) {
     report.findings.push_back(
         {Severity::kInfo, "daemon_unreachable", options.daemon_text,
-         "no rocewatch daemon answered at " + options.daemon_text + " (" +
-             daemon.status().message() +
+         "no rocewatch daemon answered at " + options.daemon_text + " (" + view.problem.message() +
              "): this report holds this run's one-shot checks only, without the drift, flap and "
              "address history the daemon keeps",
          "Start the daemon (`rocewatch run`), or point --daemon at where it listens; --daemon "
          "none skips this."});
     return;
   }
-  if (!boot_id.empty() && !daemon->boot_id.empty() && boot_id != daemon->boot_id) {
+  const DaemonFindings* daemon = &view.findings;
+  if (view.other_host) {
     report.findings.push_back(
         {Severity::kInfo, "daemon_other_host", options.daemon_text,
          "the rocewatch daemon at " + options.daemon_text + " watches another host (boot id " +
@@ -78,7 +67,11 @@ void MergeFromDaemon(const DiagnoseOptions& options, const std::string& boot_id,
   report.findings.push_back(
       {Severity::kInfo, "daemon", options.daemon_text,
        "merged the live findings (" + std::to_string(daemon->findings.size()) +
-           ") and recent warning events of the rocewatch daemon at " + options.daemon_text,
+           ") and recent warning events of the rocewatch daemon at " + options.daemon_text +
+           (view.metrics_problem.empty()
+                ? std::string()
+                : "; its /metrics did not answer (" + view.metrics_problem +
+                      "): link quality and --watch rates are this run's own"),
        "None needed."});
 }
 
@@ -106,6 +99,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
 
   DiagnoseReport report;
   report.gid_source = gids->source().name();
+  // The daemon is asked first: its windowed figures spare this run a wait, and --watch starts
+  // from its baselines.
+  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  std::optional<DaemonView> daemon;
+  if (options.daemon) daemon = AskDaemon(options, boot_id);
   std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
   if (options.watch) {
     if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
@@ -117,16 +115,19 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
-    const TrafficComponent* traffic = nullptr;
+    TrafficComponent* traffic = nullptr;
     const EthtoolComponent* ethtool = nullptr;
     const ConsumerComponent* consumers = nullptr;
     if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
     for (auto& component : BuildComponents({run_options, fs, gids->verbs_devices()})) {
-      if (auto* t = dynamic_cast<const TrafficComponent*>(component.get())) traffic = t;
+      if (auto* t = dynamic_cast<TrafficComponent*>(component.get())) traffic = t;
       if (auto* e = dynamic_cast<const EthtoolComponent*>(component.get())) ethtool = e;
       if (auto* c = dynamic_cast<const ConsumerComponent*>(component.get())) consumers = c;
       monitor.AddComponent(std::move(component));
     }
+    // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
+    if (traffic && daemon && daemon->usable())
+      traffic->Resume(DaemonTrafficView(daemon->metrics, clock.Now(), clock.UnixSeconds()));
     // Per-rail rates and traffic states at every periodic poll.
     monitor.SetSnapshotObserver([&](const NodeSnapshot&, std::string_view reason) {
       if (options.json || !traffic || reason != "interval") return;
@@ -152,6 +153,9 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     report.snapshot = monitor.latest_snapshot();
     report.findings = monitor.CurrentFindings();
     if (ethtool) report.link_quality = ethtool->ReportEntries();
+    for (LinkQualityEntry& entry : report.link_quality)
+      if (entry.quality && entry.quality->window_seconds > 0)
+        entry.figures = LinkFiguresSource::kWatch;
     if (consumers) report.consumers = consumers->board().latest();
     monitor.Stop();
   } else {
@@ -185,11 +189,23 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     report.netdevs.push_back({observation, "unknown"});
   }
   if (!options.watch) {
-    report.link_quality =
-        ReadLinkQualityOnce(fs, paths, RnicNetdevNames(report.snapshot), options.optics);
-    std::vector<Finding> link = OneShotLinkQualityFindings(report.link_quality);
-    report.findings.insert(report.findings.end(), link.begin(), link.end());
+    // Two samples --link-window apart, except for netdevs the daemon rates (docs/diagnose.md).
+    LinkQualityLookOptions look_options;
+    look_options.optics = options.optics;
+    look_options.window = options.link_window;
+    if (daemon && daemon->usable())
+      look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(daemon->metrics);
+    auto wait = [&clock](Duration d) {
+      EventLoop loop(clock);
+      loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
+      loop.Run();
+    };
+    LinkQualityLook look =
+        ReadLinkQualityOnce(fs, paths, RnicNetdevNames(report.snapshot), clock, wait, look_options);
+    report.link_quality = std::move(look.entries);
+    report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
   }
+  if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
 
@@ -211,7 +227,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   input.policy_rules = rules.ok() ? &*rules : nullptr;
   std::vector<Finding> configuration = RunConfigurationChecks(input);
   report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
-  if (options.daemon) MergeFromDaemon(options, ReadBootId(fs, paths.procfs_root), report);
+  if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
 
   if (options.npd) {
     NpdVerdict verdict = NpdVerdictFor(report.findings);

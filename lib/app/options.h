@@ -56,7 +56,10 @@ struct DiagnoseOptions {
   bool npd = false;
   Duration interval = std::chrono::seconds(1);  // poll interval while watching
   bool optics = true;                           // read transceiver pages (--no-optics turns it off)
-  ConsumerOptions consumers;                    // --kubelet-socket
+  // --link-window: span between the two samples that rate link quality and PFC without --watch
+  // (zero: one sample); skipped for netdevs the daemon rates (ethtool/link_quality_snapshot.h).
+  Duration link_window = std::chrono::seconds(2);
+  ConsumerOptions consumers;  // --kubelet-socket
   // --daemon: where the running daemon serves /api/v1/findings; nullopt for `none`.
   std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", 9879, "/"};
   std::string daemon_text = "http://127.0.0.1:9879";  // as given, for messages

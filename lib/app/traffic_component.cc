@@ -15,6 +15,13 @@ bool IsTrouble(TrafficState state) {
 TrafficComponent::TrafficComponent(TrafficOptions options, Duration min_interval)
     : detector_(std::move(options)), min_interval_(min_interval) {}
 
+void TrafficComponent::Resume(const std::map<PortKey, PortTrafficResume>& ports) {
+  for (const auto& [key, from] : ports) {
+    detector_.Resume(key, from);
+    last_states_[key] = from.state;  // the daemon already reported entering it
+  }
+}
+
 void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (last_fed_ && snapshot.taken_at - *last_fed_ < min_interval_) return;
   last_fed_ = snapshot.taken_at;

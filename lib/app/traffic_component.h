@@ -28,6 +28,10 @@ class TrafficComponent final : public MonitorComponent {
   // Where the rails' consumers come from; without a board every rail's consumers are unknown.
   void UseConsumers(std::shared_ptr<ConsumerBoard> board) { consumers_ = std::move(board); }
 
+  // Starts ports from the running daemon's view (TrafficDetector::Resume): `rocewatch diagnose
+  // --watch`. REQUIRES: before the first snapshot.
+  void Resume(const std::map<PortKey, PortTrafficResume>& ports);
+
   std::string_view name() const override { return "traffic"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;

@@ -20,14 +20,48 @@ nlohmann::ordered_json ThresholdsJson(const std::optional<ModuleThresholds>& t) 
           {"low_warning", t->low_warning}};
 }
 
-std::string QualityLabel(const std::optional<LinkQualityStatus>& q) {
-  if (!q || q->window_seconds <= 0) return "unknown";
+// The daemon does not export its window's span: its state stands as it says.
+std::string QualityLabel(const LinkQualityEntry& e) {
+  const std::optional<LinkQualityStatus>& q = e.quality;
+  if (!q || (e.figures != LinkFiguresSource::kDaemon && q->window_seconds <= 0)) return "unknown";
   return LinkQualityStateLabel(q->state);
+}
+
+// "sampled over 2.0 s", "the daemon's view", ...: where the state and rates come from.
+std::string FiguresText(const LinkQualityEntry& e) {
+  char span[48] = "";
+  if (e.quality && e.quality->window_seconds > 0)
+    std::snprintf(span, sizeof(span), " over %.1f s", e.quality->window_seconds);
+  switch (e.figures) {
+    case LinkFiguresSource::kSampled:
+      return std::string("sampled") + span + " by this run";
+    case LinkFiguresSource::kWatch:
+      return std::string("the --watch window") + span;
+    case LinkFiguresSource::kDaemon:
+      return "the daemon's view";
+    case LinkFiguresSource::kNone:
+      break;
+  }
+  return e.no_figures_reason.empty() ? "no window" : e.no_figures_reason;
 }
 
 std::string Number(uint64_t value) { return std::to_string(value); }
 
 }  // namespace
+
+const char* LinkFiguresSourceLabel(LinkFiguresSource source) {
+  switch (source) {
+    case LinkFiguresSource::kNone:
+      return "none";
+    case LinkFiguresSource::kSampled:
+      return "sampled";
+    case LinkFiguresSource::kWatch:
+      return "watch";
+    case LinkFiguresSource::kDaemon:
+      return "daemon";
+  }
+  return "none";
+}
 
 nlohmann::ordered_json LinkQualityToJson(const std::vector<LinkQualityEntry>& entries) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -36,9 +70,14 @@ nlohmann::ordered_json LinkQualityToJson(const std::vector<LinkQualityEntry>& en
     nlohmann::ordered_json j;
     j["netdev"] = e.netdev;
     j["source"] = r.recorded ? "recording" : "kernel";
-    j["state"] = QualityLabel(e.quality);
+    j["state"] = QualityLabel(e);
     j["pre_fec_ber"] = e.quality ? OrNull(e.quality->pre_fec_ber) : nullptr;
     j["reason"] = e.quality ? e.quality->reason : "";
+    j["window"] = {{"source", LinkFiguresSourceLabel(e.figures)},
+                   {"seconds", e.quality && e.quality->window_seconds > 0
+                                   ? nlohmann::ordered_json(e.quality->window_seconds)
+                                   : nlohmann::ordered_json(nullptr)},
+                   {"why_none", e.figures == LinkFiguresSource::kNone ? e.no_figures_reason : ""}};
     nlohmann::ordered_json requests = nlohmann::ordered_json::object();
     for (const auto& [request, outcome] : r.outcomes)
       requests[request] = RequestOutcomeLabel(outcome);
@@ -113,10 +152,11 @@ std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries) 
   std::string text;
   for (const LinkQualityEntry& e : entries) {
     const NetdevEthtool& r = e.readings;
-    text += "  " + e.netdev + ": " + QualityLabel(e.quality);
+    text += "  " + e.netdev + ": " + QualityLabel(e);
     if (e.quality && e.quality->pre_fec_ber)
       text += ", pre-FEC BER " + FormatRatio(*e.quality->pre_fec_ber);
     if (e.quality && !e.quality->reason.empty()) text += " (" + e.quality->reason + ")";
+    text += "  [" + FiguresText(e) + "]";
     if (r.recorded) text += "  [recording]";
     text += "\n";
     std::string counters;

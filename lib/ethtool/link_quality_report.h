@@ -15,10 +15,21 @@
 
 namespace rocewatch {
 
+// Where an entry's windowed figures (state, pre-FEC BER, PFC paused ratios, storms) come from.
+enum class LinkFiguresSource {
+  kNone,     // no window: one sample (--link-window 0), the link is down, or nothing to rate
+  kSampled,  // this run's two samples --link-window apart
+  kWatch,    // this run's --watch period
+  kDaemon,   // the running daemon's detectors (its /metrics), over its own windows
+};
+const char* LinkFiguresSourceLabel(LinkFiguresSource source);  // "none" | "sampled" | ...
+
 struct LinkQualityEntry {
   std::string netdev;
   NetdevEthtool readings;                    // the latest poll
-  std::optional<LinkQualityStatus> quality;  // absent: no window observed (one-shot diagnose)
+  std::optional<LinkQualityStatus> quality;  // absent: no window observed
+  LinkFiguresSource figures = LinkFiguresSource::kNone;
+  std::string no_figures_reason;  // with kNone: why there is no window, for the reader
   std::vector<std::pair<PfcKey, PfcPriorityStatus>> pfc;  // priorities with pause counters
   std::optional<ModuleOutcome> module;                    // absent: optics not read
   OpticsStatus optics;

@@ -114,6 +114,20 @@ void TrafficDetector::Enter(Tracker& tracker, TrafficState state, MonoTime at, s
   tracker.status.node_wide = false;
 }
 
+void TrafficDetector::Resume(const PortKey& key, const PortTrafficResume& from) {
+  Tracker& tracker = trackers_.try_emplace(key, options_).first->second;
+  if (from.baseline && *from.baseline > 0) {
+    for (size_t i = 0; i < std::max<size_t>(options_.min_baseline_samples, 1); ++i)
+      tracker.baseline.Add(*from.baseline);
+    RefreshBaseline(tracker);
+  }
+  tracker.status.state = from.state;
+  tracker.status.state_since = from.counters_at;
+  tracker.status.node_wide = from.state == TrafficState::kCollapsed && from.node_wide;
+  tracker.transmit.Observe(from.counters_at, from.transmit_bytes);
+  tracker.receive.Observe(from.counters_at, from.receive_bytes);
+}
+
 void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>& ports) {
   last_at_ = at;
   std::set<PortKey> present;

@@ -66,6 +66,19 @@ struct PortTrafficStatus {
   bool node_wide = false;
 };
 
+// Where a port starts from when another detector (the running daemon's) has watched it, so that
+// the first rates and states of a new detector agree with it: its learned baseline, its state,
+// and its byte counters at a known instant (the first observation's rate is then measured from
+// them, not only from the second observation on).
+struct PortTrafficResume {
+  std::optional<double> baseline;
+  TrafficState state = TrafficState::kIdle;
+  bool node_wide = false;  // a collapse by the node-stop rule
+  std::optional<uint64_t> transmit_bytes;
+  std::optional<uint64_t> receive_bytes;
+  MonoTime counters_at{};  // when those counters were read; also the state's `state_since`
+};
+
 class TrafficDetector {
  public:
   // REQUIRES: options.Validate().ok().
@@ -74,6 +87,11 @@ class TrafficDetector {
   // Feeds one observation of every port of the node. Ports absent from `ports` are forgotten
   // (their device went away); new ports start idle. REQUIRES: `at` does not go back.
   void Observe(MonoTime at, const std::vector<PortTrafficSample>& ports);
+
+  // Starts `key` from another detector's view (PortTrafficResume). A baseline counts as
+  // established (min_baseline_samples values at it) and is then refined by this detector's own
+  // samples as usual. REQUIRES: before the first Observe that includes `key`.
+  void Resume(const PortKey& key, const PortTrafficResume& from);
 
   // The status of every port seen in the last observation.
   const std::map<PortKey, PortTrafficStatus>& ports() const { return statuses_; }

@@ -21,6 +21,8 @@
 #include "ethtool/ethtool_poller.h"
 #include "ethtool/ioctl_driver_statistics_source.h"
 #include "ethtool/libnl_ethtool_source.h"
+#include "ethtool/link_quality_snapshot.h"
+#include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/net_namespace.h"
 
@@ -191,6 +193,34 @@ TEST_F(EthtoolVethTest, PollerRecordsWhatEachRequestAnswered) {
   ModuleOutcome module = poller.PollModule(kRnic);
   EXPECT_TRUE(module.unsupported);
   EXPECT_TRUE(module.error.empty());
+}
+
+// diagnose's one-shot look on veth: it answers statistics but has no FEC, PHY error or pause
+// counter to rate and refuses FEC, PAUSE and the module: no wait, state unknown, what the
+// driver refused said, no finding.
+TEST_F(EthtoolVethTest, TheOneShotLookDoesNotWaitForALinkWithNothingToRate) {
+  FakeFileSystem fs;
+  FakeClock clock;
+  EthtoolPoller poller(fs, "/", "/sys", &statistics_, &netlink_);
+  bool waited = false;
+  LinkQualityLook look = LookAtLinkQuality(
+      poller, {kRnic}, clock, [&](Duration) { waited = true; }, LinkQualityLookOptions{});
+  EXPECT_FALSE(waited);
+  ASSERT_EQ(look.entries.size(), 1u);
+  EXPECT_EQ(look.entries[0].figures, LinkFiguresSource::kNone);
+  EXPECT_TRUE(look.findings.empty());
+  nlohmann::ordered_json json = LinkQualityToJson(look.entries)[0];
+  EXPECT_EQ(json["state"], "unknown");
+  EXPECT_EQ(json["source"], "kernel");
+  EXPECT_EQ(json["requests"]["fec"], "unsupported");
+  EXPECT_EQ(json["requests"]["statistics"], "answered");
+  EXPECT_EQ(json["module"], nullptr);  // refused: no module access, not an error
+  const std::string text = RenderLinkQualityText(look.entries);
+  EXPECT_NE(text.find("rnic0: unknown  [the driver reports no FEC, PHY error or pause-duration "
+                      "counter]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("not supported by the driver: fec, pause"), std::string::npos) << text;
 }
 
 }  // namespace

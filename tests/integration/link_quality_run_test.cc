@@ -5,15 +5,19 @@
 // seconds; the recordings advance with real time, so the daemon's rates are the written ones.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
+#include <thread>
 
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 #include "support/daemon_process.h"
 #include "support/example_node.h"
+#include "support/golden.h"
 #include "support/module_pages.h"
 #include "support/temp_dir.h"
 
@@ -79,6 +83,28 @@ class LinkQualityRunTest : public ::testing::Test {
     return false;
   }
 
+  // Runs `rocewatch diagnose ARGS --host-root ROOT` while the recordings keep moving (written
+  // every 20 ms from this thread); its stdout.
+  std::string DiagnoseWhileWriting(const std::string& args, int* status, double* seconds) {
+    std::atomic<bool> done{false};
+    std::string out;
+    const auto started = Clock::now();
+    std::thread diagnose([&] {
+      out = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose " + args + " --host-root " +
+                           root_.path() + " 2>/dev/null",
+                       status);
+      done = true;
+    });
+    while (!done) {
+      Write();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    diagnose.join();
+    *seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    return out;
+  }
+  std::string DaemonUrl() const { return "http://127.0.0.1:" + std::to_string(daemon_->port()); }
+
   TempDir root_;
   std::unique_ptr<DaemonProcess> daemon_;
   Clock::time_point start_;
@@ -121,6 +147,59 @@ TEST_F(LinkQualityRunTest, ChangingRecordingsDriveTheDetectorsOfTheRunningDaemon
   EXPECT_NE(log.find("ens1f0np0 PFC storm started on priority 3 (this host sends pause)"),
             std::string::npos);
   EXPECT_EQ(daemon_->Stop(), 0);
+}
+
+// A one-shot diagnose without a daemon rates the changing recordings itself: two samples
+// --link-window apart, the figures said to be this run's.
+TEST_F(LinkQualityRunTest, OneShotDiagnoseSamplesTheChangingRecordingsOverItsWindow) {
+  int status = -1;
+  double took = 0;
+  ber_ = 3e-5;
+  nlohmann::json report = nlohmann::json::parse(
+      DiagnoseWhileWriting("--json --daemon none --link-window 1s", &status, &took));
+  ASSERT_EQ(report["link_quality"].size(), 1u);
+  const nlohmann::json& link = report["link_quality"][0];
+  EXPECT_EQ(link["window"]["source"], "sampled");
+  EXPECT_NEAR(link["window"]["seconds"].get<double>(), 1.0, 0.5);
+  EXPECT_EQ(link["state"], "degraded") << link.dump(1);
+  EXPECT_NEAR(link["pre_fec_ber"].get<double>(), 3e-5, 1.5e-5);
+  EXPECT_GE(took, 1.0);
+  std::printf("one-shot diagnose with --link-window 1s took %.2f s\n", took);
+
+  ber_ = 1e-8;
+  tx_paused_ = 0.9;
+  const std::string text = DiagnoseWhileWriting("--daemon none --link-window 1s", &status, &took);
+  EXPECT_NE(text.find("ens1f0np0: ok"), std::string::npos) << text;
+  EXPECT_NE(text.find("[sampled over 1."), std::string::npos) << text;
+  EXPECT_NE(text.find("PFC priority 3 tx: paused"), std::string::npos) << text;
+  EXPECT_NE(text.find("[pfc_storm_tx]"), std::string::npos) << text;
+  tx_paused_ = 0;
+  rx_paused_ = 0.8;
+  const std::string rx = DiagnoseWhileWriting("--daemon none --link-window 1s", &status, &took);
+  EXPECT_NE(rx.find("[pfc_storm_rx]"), std::string::npos) << rx;
+  EXPECT_EQ(rx.find("[pfc_storm_tx]"), std::string::npos) << rx;
+}
+
+// With the daemon answering, diagnose shows the daemon's figures (its longer windows) and does
+// not wait for a sample of its own.
+TEST_F(LinkQualityRunTest, DiagnoseShowsTheDaemonsLinkQualityWithoutWaiting) {
+  ber_ = 3e-5;
+  ASSERT_TRUE(Until("rocewatch_link_quality_state" + kRail + ",state=\"degraded\"}", 1));
+  int status = -1;
+  double took = 0;
+  nlohmann::json report = nlohmann::json::parse(
+      DiagnoseWhileWriting("--json --link-window 30s --daemon " + DaemonUrl(), &status, &took));
+  ASSERT_EQ(report["link_quality"].size(), 1u);
+  const nlohmann::json& link = report["link_quality"][0];
+  EXPECT_EQ(link["window"]["source"], "daemon");
+  EXPECT_EQ(link["state"], "degraded") << link.dump(1);
+  EXPECT_NEAR(link["pre_fec_ber"].get<double>(), 3e-5, 1.5e-5);
+  EXPECT_LT(took, 30.0);  // the 30 s window was not waited for
+  std::printf("diagnose with the daemon's figures took %.2f s\n", took);
+  bool degraded = false;
+  for (const auto& f : report["findings"])
+    degraded = degraded || (f["check"] == "link_quality_degraded" && f["subject"] == "ens1f0np0");
+  EXPECT_TRUE(degraded) << report["findings"].dump(1);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <thread>
 #include <vector>
@@ -160,6 +161,47 @@ TEST_F(TrafficCollapseTest, DiagnoseWatchPrintsPerRailRatesAndStates) {
   EXPECT_TRUE(std::regex_search(
       output, std::regex(R"(Z  traffic  mlx5_0/1 [0-9.]+ GB/s normal \| mlx5_1/1 )")))
       << output;
+}
+
+// `diagnose --watch` with a daemon answering starts from the daemon's baselines, states and
+// counters: its first poll already rates every rail and calls the stopped one collapsed, as the
+// daemon does (from zero, a watch would need ten active samples before any baseline, and the
+// stopped rail would read idle).
+TEST_F(TrafficCollapseTest, DiagnoseWatchStartsFromTheDaemonsBaselines) {
+  CounterWriter writer(dir_.path() + "/sys");
+  auto daemon = DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", "", "--interval",
+                                      "250ms", "--traffic-collapse-after", "2s"});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  ASSERT_TRUE(WaitForSample(**daemon, StateSeries(3, "normal"), milliseconds(15000)));
+  std::this_thread::sleep_for(milliseconds(3000));  // baselines: 10 active samples
+  writer.SetRate(2, 0);
+  ASSERT_TRUE(WaitForSample(**daemon, StateSeries(2, "collapsed"), milliseconds(15000)))
+      << (*daemon)->ReadLog();
+  const std::string url = "http://127.0.0.1:" + std::to_string((*daemon)->port());
+  const std::string err_file = dir_.path() + "/watch.err";
+  int status = 0;
+  const std::string out =
+      RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --daemon " + url + " --host-root " +
+                     dir_.path() + " --watch 1500ms 2>" + err_file,
+                 &status);
+  int cat_status = 0;
+  const std::string err = RunCommand("cat " + err_file, &cat_status);
+  // The watch's first poll line: every rail rated, the stopped one collapsed.
+  const std::smatch first = [&] {
+    std::smatch m;
+    std::regex_search(err, m, std::regex(R"(Z  traffic  ([^\n]*))"));
+    return m;
+  }();
+  ASSERT_FALSE(first.empty()) << err;
+  const std::string line = first[1];
+  EXPECT_TRUE(std::regex_search(line, std::regex(R"(mlx5_0/1 [0-9.]+ GB/s normal)"))) << line;
+  EXPECT_TRUE(std::regex_search(line, std::regex(R"(mlx5_2/1 0 B/s collapsed)"))) << line;
+  // The watch's own finding (a merged daemon finding would say "(daemon, since ...)").
+  const size_t finding = out.find("mlx5_2/1  [traffic_collapsed]");
+  ASSERT_NE(finding, std::string::npos) << out;
+  const std::string message = out.substr(finding, out.find("remedy:", finding) - finding);
+  EXPECT_EQ(message.find("(daemon, since"), std::string::npos) << message;
+  EXPECT_EQ((*daemon)->Stop(), 0);
 }
 
 TEST_F(TrafficCollapseTest, BadTrafficFlagsAreRefusedWithTheFlagNamed) {

@@ -1,0 +1,106 @@
+// What diagnose takes from the daemon's /metrics: link-quality figures per netdev and the traffic
+// detector's view per port, from an exposition as the daemon serves it.
+#include "app/daemon_view.h"
+
+#include <gtest/gtest.h>
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::seconds;
+
+const char* kExposition =
+    "# TYPE rocewatch_link_quality_state gauge\n"
+    "rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"ok\"} 0\n"
+    "rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"degraded\"} 1\n"
+    "rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"failing\"} 0\n"
+    "rocewatch_netdev_pre_fec_ber{netdev=\"ens1f0np0\"} 3e-05\n"
+    "rocewatch_netdev_pfc_paused_ratio{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"} 0.9\n"
+    "rocewatch_netdev_pfc_storm{netdev=\"ens1f0np0\",priority=\"3\",direction=\"tx\"} 1\n"
+    "rocewatch_netdev_pfc_storm{netdev=\"ens1f0np0\",priority=\"3\",direction=\"rx\"} 0\n"
+    "rocewatch_traffic_state{device=\"mlx5_0\",port=\"1\",state=\"normal\"} 1\n"
+    "rocewatch_traffic_state{device=\"mlx5_0\",port=\"1\",state=\"collapsed\"} 0\n"
+    "rocewatch_traffic_state{device=\"mlx5_1\",port=\"1\",state=\"normal\"} 0\n"
+    "rocewatch_traffic_state{device=\"mlx5_1\",port=\"1\",state=\"collapsed\"} 1\n"
+    "rocewatch_traffic_baseline_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 2000000000\n"
+    "rocewatch_traffic_baseline_bytes_per_second{device=\"mlx5_1\",port=\"1\"} 1900000000\n"
+    "rocewatch_traffic_collapsed_node_wide{device=\"mlx5_1\",port=\"1\"} 0\n"
+    "rocewatch_port_transmit_bytes_total{device=\"mlx5_0\",port=\"1\"} 4000000000\n"
+    "rocewatch_port_receive_bytes_total{device=\"mlx5_0\",port=\"1\"} 8000000000\n"
+    "rocewatch_last_poll_timestamp_seconds 1796112000.5\n";
+
+DaemonView ViewOf(const std::string& text) {
+  DaemonView view;
+  view.metrics = *ParseExposition(text);
+  view.findings.findings.push_back({Severity::kWarning, "link_quality_degraded", "ens1f0np0",
+                                    "link quality degraded: pre-FEC BER 3.0e-05 (degraded at "
+                                    "1.0e-05)",
+                                    ""});
+  return view;
+}
+
+TEST(DaemonView, EntriesWithoutTheirOwnWindowTakeTheDaemonsLinkFigures) {
+  DaemonView view = ViewOf(kExposition);
+  EXPECT_EQ(NetdevsWithDaemonLinkFigures(view.metrics), std::set<std::string>{"ens1f0np0"});
+  std::vector<LinkQualityEntry> entries(2);
+  entries[0].netdev = "ens1f0np0";
+  entries[1].netdev = "ens2f0np0";  // the daemon says nothing about it
+  TakeDaemonLinkFigures(view, entries);
+  ASSERT_EQ(entries[0].figures, LinkFiguresSource::kDaemon);
+  EXPECT_EQ(entries[0].quality->state, LinkQualityState::kDegraded);
+  EXPECT_DOUBLE_EQ(*entries[0].quality->pre_fec_ber, 3e-5);
+  EXPECT_EQ(entries[0].quality->reason, "pre-FEC BER 3.0e-05 (degraded at 1.0e-05)");
+  ASSERT_EQ(entries[0].pfc.size(), 2u);
+  for (const auto& [key, status] : entries[0].pfc) {
+    EXPECT_EQ(key.priority, 3);
+    EXPECT_EQ(status.storm, key.direction == PauseDirection::kTx);
+  }
+  EXPECT_EQ(entries[1].figures, LinkFiguresSource::kNone);
+  const std::string text = RenderLinkQualityText(entries);
+  EXPECT_NE(text.find("ens1f0np0: degraded, pre-FEC BER 3.0e-05"), std::string::npos) << text;
+  EXPECT_NE(text.find("[the daemon's view]"), std::string::npos) << text;
+  EXPECT_NE(text.find("PFC priority 3 tx: paused 90% (storm)"), std::string::npos) << text;
+  EXPECT_EQ(LinkQualityToJson(entries)[0]["window"]["source"], "daemon");
+}
+
+TEST(DaemonView, ThisRunsOwnWindowAndAnotherHostsDaemonAreKept) {
+  std::vector<LinkQualityEntry> entries(1);
+  entries[0].netdev = "ens1f0np0";
+  entries[0].figures = LinkFiguresSource::kSampled;
+  entries[0].quality.emplace();
+  TakeDaemonLinkFigures(ViewOf(kExposition), entries);
+  EXPECT_EQ(entries[0].figures, LinkFiguresSource::kSampled);
+  EXPECT_EQ(entries[0].quality->state, LinkQualityState::kOk);
+
+  DaemonView other = ViewOf(kExposition);
+  other.other_host = true;
+  std::vector<LinkQualityEntry> fresh(1);
+  fresh[0].netdev = "ens1f0np0";
+  TakeDaemonLinkFigures(other, fresh);
+  EXPECT_EQ(fresh[0].figures, LinkFiguresSource::kNone);
+}
+
+TEST(DaemonView, TheTrafficViewCarriesBaselinesStatesAndDatedCounters) {
+  const MonoTime now = MonoTime{} + std::chrono::hours(1);
+  std::map<PortKey, PortTrafficResume> ports =
+      DaemonTrafficView(*ParseExposition(kExposition), now, 1796112001.0);
+  ASSERT_EQ(ports.size(), 2u);
+  const PortTrafficResume& rail0 = ports.at({"mlx5_0", 1});
+  EXPECT_EQ(rail0.state, TrafficState::kNormal);
+  EXPECT_DOUBLE_EQ(*rail0.baseline, 2e9);
+  EXPECT_EQ(*rail0.transmit_bytes, 4000000000u);
+  EXPECT_EQ(*rail0.receive_bytes, 8000000000u);
+  EXPECT_EQ(rail0.counters_at, now - std::chrono::milliseconds(500));  // polled 0.5 s ago
+  const PortTrafficResume& rail1 = ports.at({"mlx5_1", 1});
+  EXPECT_EQ(rail1.state, TrafficState::kCollapsed);
+  EXPECT_FALSE(rail1.node_wide);
+  EXPECT_FALSE(rail1.transmit_bytes.has_value());
+}
+
+TEST(DaemonView, AnExpositionWithoutTheFamiliesGivesNothing) {
+  EXPECT_TRUE(DaemonTrafficView(*ParseExposition("up 1\n"), MonoTime{}, 0).empty());
+  EXPECT_TRUE(NetdevsWithDaemonLinkFigures(*ParseExposition("up 1\n")).empty());
+}
+
+}  // namespace
+}  // namespace rocewatch
