@@ -48,14 +48,20 @@ std::string EthtoolRecordingsDir(const std::string& host_root) {
 }
 
 std::string ModulePageFileName(const ModulePageAddress& address) {
-  if (address.offset < 128) return "lower";
+  const std::string prefix =
+      address.i2c_address == ModulePageAddress::kModuleI2cAddress
+          ? ""
+          : (address.i2c_address == ModulePageAddress::kSfpDiagnosticsI2cAddress
+                 ? "a2h-"
+                 : "i2c" + std::to_string(address.i2c_address) + "-");
+  if (address.offset < 128) return prefix + "lower";
   char name[32];
   if (address.bank == 0) {
     std::snprintf(name, sizeof(name), "page%02x", address.page);
   } else {
     std::snprintf(name, sizeof(name), "bank%u-page%02x", address.bank, address.page);
   }
-  return name;
+  return prefix + name;
 }
 
 StatusOr<FecReading> ParseFecRecording(const std::string& text) {

@@ -11,6 +11,7 @@
 //   module/lower          module EEPROM bytes 0-127 (binary, 128 bytes)
 //   module/page<HH>       upper half of page HH (hex, e.g. page03, page11), bank 0
 //   module/bank<B>-page<HH>  the same for bank B > 0
+//   module/a2h-lower      an SFP's diagnostics (I2C address 0x51, SFF-8472 A2h) bytes 0-127
 // All but the module pages are "name: value" lines. A file whose content is "unsupported" records
 // an EOPNOTSUPP answer; a missing file reads the same. "error: <text>" records a failed read.
 
@@ -27,7 +28,8 @@ inline constexpr const char* kUnsupportedRecording = "unsupported\n";
 
 // <host_root>/rocewatch/ethtool
 std::string EthtoolRecordingsDir(const std::string& host_root);
-// The file name of a module page under module/ ("lower", "page03", "bank1-page11").
+// The file name of a module page under module/ ("lower", "page03", "bank1-page11",
+// "a2h-lower").
 std::string ModulePageFileName(const ModulePageAddress& address);
 
 StatusOr<FecReading> ParseFecRecording(const std::string& text);

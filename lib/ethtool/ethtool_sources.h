@@ -30,14 +30,20 @@ class DriverStatisticsSource {
 };
 
 // A 128-byte half page of a module's EEPROM as ETHTOOL_MSG_MODULE_EEPROM_GET addresses it:
-// offset 0 is the lower page (always page 0), offset 128 the upper half of `page` in `bank`.
+// offset 0 is the lower page (always page 0), offset 128 the upper half of `page` in `bank`, at
+// I2C address 0x50 (SFF-8636, CMIS; an SFP's serial ID, A0h) or 0x51 (an SFP's diagnostics, A2h,
+// SFF-8472).
 struct ModulePageAddress {
   uint8_t page = 0;
   uint8_t bank = 0;
   uint32_t offset = 0;  // 0 or 128
   uint32_t length = 128;
+  uint8_t i2c_address = kModuleI2cAddress;
+  static constexpr uint8_t kModuleI2cAddress = 0x50;
+  static constexpr uint8_t kSfpDiagnosticsI2cAddress = 0x51;
   bool operator<(const ModulePageAddress& o) const {
-    return std::tie(page, bank, offset, length) < std::tie(o.page, o.bank, o.offset, o.length);
+    return std::tie(i2c_address, page, bank, offset, length) <
+           std::tie(o.i2c_address, o.page, o.bank, o.offset, o.length);
   }
   bool operator==(const ModulePageAddress&) const = default;
 };

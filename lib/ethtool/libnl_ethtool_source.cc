@@ -338,7 +338,7 @@ StatusOr<std::optional<std::string>> LibnlEthtoolSource::ReadModulePage(
             nla_put_u32(msg, ETHTOOL_A_MODULE_EEPROM_LENGTH, address.length) < 0 ||
             nla_put_u8(msg, ETHTOOL_A_MODULE_EEPROM_PAGE, address.page) < 0 ||
             nla_put_u8(msg, ETHTOOL_A_MODULE_EEPROM_BANK, address.bank) < 0 ||
-            nla_put_u8(msg, ETHTOOL_A_MODULE_EEPROM_I2C_ADDRESS, 0x50) < 0)
+            nla_put_u8(msg, ETHTOOL_A_MODULE_EEPROM_I2C_ADDRESS, address.i2c_address) < 0)
                ? -1
                : 0;
   };

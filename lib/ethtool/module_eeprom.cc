@@ -1,6 +1,8 @@
 #include "ethtool/module_eeprom.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace rocewatch {
 namespace {
@@ -8,6 +10,16 @@ namespace {
 // SFF-8024 identifiers.
 bool IsSff8636(uint8_t id) { return id == 0x0C || id == 0x0D || id == 0x11; }
 bool IsCmis(uint8_t id) { return id == 0x18 || id == 0x19 || id == 0x1E || id == 0x1F; }
+// 02h: a module soldered to the board, 03h: SFP/SFP+/SFP28 (both described by SFF-8472).
+bool IsSff8472(uint8_t id) { return id == 0x02 || id == 0x03; }
+
+// SFF-8472 A0h byte 92, diagnostic monitoring type.
+constexpr uint8_t kDiagnosticsImplemented = 0x40;
+constexpr uint8_t kExternallyCalibrated = 0x10;
+
+constexpr ModulePageAddress SfpDiagnostics() {
+  return ModulePageAddress{0, 0, 0, 128, ModulePageAddress::kSfpDiagnosticsI2cAddress};
+}
 
 constexpr ModulePageAddress Upper(uint8_t page) { return ModulePageAddress{page, 0, 128, 128}; }
 
@@ -127,10 +139,93 @@ ModuleReading DecodeCmis(const Page& lower, const Page& page01, const Page& page
   return m;
 }
 
+// A big-endian IEEE-754 single at `address` (SFF-8472 calibration constants).
+float FloatAt(const Page& p, uint32_t a) {
+  const uint32_t bits = static_cast<uint32_t>(p.Word(a)) << 16 | p.Word(a + 2);
+  float value;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// An externally calibrated word: slope (unsigned 8.8 fixed point) times the raw value plus a
+// signed offset, in the raw value's units (SFF-8472 9.3); internally calibrated: slope 1, 0.
+struct Calibration {
+  double slope = 1;
+  double offset = 0;
+  double Apply(double raw) const { return slope * raw + offset; }
+};
+
+Calibration CalibrationAt(const Page& a2, uint32_t address) {
+  return {a2.Word(address) / 256.0, static_cast<double>(a2.SignedWord(address + 2))};
+}
+
+ModuleReading DecodeSff8472(const Page& a0, const Page& a2) {
+  ModuleReading m;
+  m.standard = ModuleStandard::kSff8472;
+  m.identifier = a0.Byte(0);
+  const uint8_t monitoring = a0.Byte(92);
+  if (!(monitoring & kDiagnosticsImplemented) || !a2.present()) return m;
+  const bool external = monitoring & kExternallyCalibrated;
+  Calibration bias, tx_power, temperature, voltage;
+  double rx_power_coefficients[5] = {0, 1, 0, 0, 0};  // Rx_PWR(0..4): internally: the raw value
+  if (external) {
+    bias = CalibrationAt(a2, 76);
+    tx_power = CalibrationAt(a2, 80);
+    temperature = CalibrationAt(a2, 84);
+    voltage = CalibrationAt(a2, 88);
+    for (int i = 0; i < 5; ++i)
+      rx_power_coefficients[i] = FloatAt(a2, static_cast<uint32_t>(72 - 4 * i));
+  }
+  auto rx_power = [&](const Page& p, uint32_t a) {
+    const double raw = p.Word(a);
+    double value = 0;
+    for (int i = 4; i >= 0; --i) value = value * raw + rx_power_coefficients[i];
+    return Watts(static_cast<uint16_t>(std::clamp(value, 0.0, 65535.0)));
+  };
+  auto calibrated = [](Calibration c, double raw, double lo, double hi) {
+    return std::clamp(c.Apply(raw), lo, hi);
+  };
+  auto temperature_at = [&](const Page& p, uint32_t a) {
+    return calibrated(temperature, p.SignedWord(a), -32768, 32767) / 256.0;
+  };
+  auto voltage_at = [&](const Page& p, uint32_t a) {
+    return Volts(static_cast<uint16_t>(calibrated(voltage, p.Word(a), 0, 65535)));
+  };
+  auto bias_at = [&](const Page& p, uint32_t a) {
+    return Amperes(static_cast<uint16_t>(calibrated(bias, p.Word(a), 0, 65535)), 1);
+  };
+  auto tx_power_at = [&](const Page& p, uint32_t a) {
+    return Watts(static_cast<uint16_t>(calibrated(tx_power, p.Word(a), 0, 65535)));
+  };
+  m.temperature_celsius = temperature_at(a2, 96);
+  m.supply_volts = voltage_at(a2, 98);
+  ModuleLane lane;
+  lane.lane = 1;
+  lane.active = !(a2.Byte(110) & 0xC0);  // TX Disable State, Soft TX Disable Select
+  lane.tx_bias_amperes = bias_at(a2, 100);
+  lane.tx_power_watts = tx_power_at(a2, 102);
+  lane.rx_power_watts = rx_power(a2, 104);
+  m.lanes.push_back(lane);
+  m.temperature_thresholds = ThresholdsAt(a2, 0, temperature_at);
+  m.voltage_thresholds = ThresholdsAt(a2, 8, voltage_at);
+  m.tx_bias_thresholds = ThresholdsAt(a2, 16, bias_at);
+  m.tx_power_thresholds = ThresholdsAt(a2, 24, tx_power_at);
+  m.rx_power_thresholds = ThresholdsAt(a2, 32, rx_power);
+  return m;
+}
+
 }  // namespace
 
 const char* ModuleStandardLabel(ModuleStandard standard) {
-  return standard == ModuleStandard::kCmis ? "CMIS" : "SFF-8636";
+  switch (standard) {
+    case ModuleStandard::kSff8636:
+      return "SFF-8636";
+    case ModuleStandard::kCmis:
+      return "CMIS";
+    case ModuleStandard::kSff8472:
+      return "SFF-8472";
+  }
+  return "SFF-8636";
 }
 
 ModulePageAddress LowerPageAddress() { return ModulePageAddress{0, 0, 0, 128}; }
@@ -147,6 +242,10 @@ std::vector<ModulePageAddress> UpperPagesFor(const std::string& lower_page) {
     if (memory & 0x80) return {};  // flat memory
     return {Upper(0x01), Upper(0x02), Upper(0x11)};
   }
+  if (IsSff8472(id)) {
+    if (!(static_cast<uint8_t>(lower_page[92]) & kDiagnosticsImplemented)) return {};
+    return {SfpDiagnostics()};
+  }
   return {};
 }
 
@@ -158,10 +257,11 @@ StatusOr<ModuleReading> DecodeModule(const ModulePages& pages) {
   auto upper = [&pages](uint8_t page) { return Page(Find(pages, Upper(page)), 128); };
   if (IsSff8636(id)) return DecodeSff8636(lower, upper(0x03));
   if (IsCmis(id)) return DecodeCmis(lower, upper(0x01), upper(0x02), upper(0x11));
+  if (IsSff8472(id)) return DecodeSff8472(lower, Page(Find(pages, SfpDiagnostics()), 0));
   char hex[8];
   std::snprintf(hex, sizeof(hex), "0x%02x", id);
   return Status::InvalidArgument(std::string("module identifier ") + hex +
-                                 " is neither SFF-8636 nor CMIS");
+                                 " is neither SFF-8636, CMIS nor SFF-8472");
 }
 
 }  // namespace rocewatch

@@ -9,6 +9,14 @@
 //     supported monitors and the tx bias multiplier in page 01h (byte 160), thresholds in page 02h
 //     (temperature 128, voltage 136, tx power 176, tx bias 184, rx power 192), lane monitors and
 //     data path states in page 11h (states 128-131, tx power 154, tx bias 170, rx power 186).
+//   - SFF-8472 (SFP, SFP+, SFP28: identifier 02h/03h at A0h byte 0): one lane. A0h byte 92 says
+//     whether the module implements digital diagnostics (bit 6) and whether they are externally
+//     calibrated (bit 4); the diagnostics are at I2C address A2h: thresholds at bytes 0-39
+//     (temperature 0, voltage 8, tx bias 16, tx power 24, rx power 32), external calibration
+//     constants at 56-91 (rx power polynomial as IEEE-754 floats 56-75, then slope/offset pairs
+//     for tx bias 76, tx power 80, temperature 84, voltage 88), monitors at 96-105 (temperature,
+//     voltage, tx bias, tx power, rx power) and the tx disable state at byte 110 (bits 7-6).
+//     Externally calibrated values and thresholds are converted as SFF-8472 section 9.3 says.
 // Units on the wire: temperature signed 1/256 degC, voltage 100 uV, optical power 0.1 uW, bias
 // 2 uA, each a big-endian 16-bit word. Pure functions over bytes.
 
@@ -22,8 +30,8 @@
 
 namespace rocewatch {
 
-enum class ModuleStandard { kSff8636, kCmis };
-const char* ModuleStandardLabel(ModuleStandard standard);  // "SFF-8636" | "CMIS"
+enum class ModuleStandard { kSff8636, kCmis, kSff8472 };
+const char* ModuleStandardLabel(ModuleStandard standard);  // "SFF-8636" | "CMIS" | "SFF-8472"
 
 // A module's own thresholds for one quantity. Absent when the module does not implement them
 // (all zero or inconsistent, as on modules without thresholds).
@@ -65,13 +73,14 @@ using ModulePages = std::map<ModulePageAddress, std::string>;
 
 // The lower page's address (read it first).
 ModulePageAddress LowerPageAddress();
-// The upper pages to read after the lower page, for the standard its identifier names. Empty for
-// flat memory, and for a module this decoder does not know (e.g. SFP, SFF-8472).
+// The pages to read after the lower page, for the standard its identifier names: upper pages
+// (SFF-8636, CMIS), the A2h diagnostics (SFF-8472, when byte 92 says they exist). Empty for flat
+// memory, a module without diagnostics, and a module this decoder does not know.
 std::vector<ModulePageAddress> UpperPagesFor(const std::string& lower_page);
 
 // Decodes what was read. Upper pages may be missing (their values stay absent).
 // Errors: InvalidArgument for a lower page that is missing, short, or of an identifier that is
-// neither SFF-8636 nor CMIS (docs/detection.md lists them).
+// neither SFF-8636, CMIS nor SFF-8472 (docs/detection.md lists them).
 StatusOr<ModuleReading> DecodeModule(const ModulePages& pages);
 
 }  // namespace rocewatch

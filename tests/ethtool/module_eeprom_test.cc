@@ -93,11 +93,11 @@ TEST(ModuleEepromTest, ZeroThresholdsMeanNone) {
 }
 
 TEST(ModuleEepromTest, UnknownOrShortLowerPagesAreErrors) {
-  ModulePages sfp;
-  sfp[LowerPageAddress()] = std::string(128, '\0');
-  sfp[LowerPageAddress()][0] = 0x03;  // SFP: SFF-8472, not decoded
-  EXPECT_FALSE(DecodeModule(sfp).ok());
-  EXPECT_TRUE(UpperPagesFor(sfp[LowerPageAddress()]).empty());
+  ModulePages gbic;  // SFP modules (SFF-8472): tests/ethtool/module_eeprom_sff8472_test.cc
+  gbic[LowerPageAddress()] = std::string(128, '\0');
+  gbic[LowerPageAddress()][0] = 0x01;  // GBIC: not decoded
+  EXPECT_FALSE(DecodeModule(gbic).ok());
+  EXPECT_TRUE(UpperPagesFor(gbic[LowerPageAddress()]).empty());
   ModulePages short_page;
   short_page[LowerPageAddress()] = std::string(10, '\x11');
   EXPECT_FALSE(DecodeModule(short_page).ok());
