@@ -19,6 +19,7 @@
 #include "ethtool/link_quality_snapshot.h"
 #include "export/http_fetch.h"
 #include "os/boot_id.h"
+#include "os/netdev_recording.h"
 #include "report/daemon_findings.h"
 #include "report/diagnose_report.h"
 #include "report/npd_verdict.h"
@@ -182,7 +183,9 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
                 : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
   }
 
-  SystemNetdevReader netdev_reader(fs, paths);
+  // A bundle's recorded addresses stand in for this namespace's (docs/bundle.md).
+  SystemNetdevReader system_netdevs(fs, paths);
+  RecordedNetdevReader netdev_reader(fs, paths.host_root, system_netdevs);
   std::map<std::string, NetdevState> known_states;
   for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
     if (observation.in_namespace) known_states[name] = observation.state;

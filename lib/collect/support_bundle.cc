@@ -10,6 +10,7 @@
 #include "consumers/pod_resources_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
+#include "os/netdev_recording.h"
 
 namespace rocewatch {
 namespace {
@@ -256,20 +257,11 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
     }
   }
 
-  // Addresses and link flags as this namespace sees them, for people reading the bundle.
-  std::string addresses = "# netdev: carrier, addresses (this network namespace at collect time)\n";
-  for (auto& [name, observation] :
-       netdev_reader.Read(std::vector<std::string>(netdevs.begin(), netdevs.end()))) {
-    addresses += name + ": ";
-    if (!observation.in_namespace) {
-      addresses += "not in the namespace\n";
-      continue;
-    }
-    addresses += observation.state.carrier ? "carrier up" : "carrier down";
-    for (const IpAddress& a : observation.state.addresses) addresses += " " + a.ToString();
-    addresses += "\n";
-  }
-  copy.Write("rocewatch/netlink/addresses", addresses);
+  // Addresses and link flags as this namespace sees them: diagnose of the bundle reads them back
+  // (os/netdev_recording.h).
+  copy.Write("rocewatch/netlink/addresses",
+             FormatNetdevRecording(
+                 netdev_reader.Read(std::vector<std::string>(netdevs.begin(), netdevs.end()))));
 
   // The kubelet's answer (which pods hold RDMA devices or GPUs), as a recording.
   if (options.kubelet != nullptr) {
