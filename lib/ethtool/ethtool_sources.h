@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <variant>
 
 #include "core/status.h"
 #include "ethtool/ethtool_readings.h"
@@ -48,18 +49,53 @@ struct ModulePageAddress {
   bool operator==(const ModulePageAddress&) const = default;
 };
 
+// The requests of the ethtool netlink family that answer with a reading (module pages aside),
+// and their answers: the alternative of EthtoolAnswer that belongs to the request.
+enum class EthtoolRequest { kFec, kLinkState, kPause, kStandardStatistics };
+using EthtoolAnswer = std::variant<FecReading, LinkStateReading, PauseReading, StandardStatistics>;
+
+// A typed answer as an EthtoolAnswer (for implementations).
+template <typename T>
+StatusOr<std::optional<EthtoolAnswer>> AnswerOf(StatusOr<std::optional<T>> reading) {
+  if (!reading.ok()) return reading.status();
+  if (!*reading) return std::optional<EthtoolAnswer>();
+  return std::optional<EthtoolAnswer>(std::move(**reading));
+}
+
+// Implementations answer two calls (a request, a module page); callers use the typed reads.
 class EthtoolNetlinkSource {
  public:
   virtual ~EthtoolNetlinkSource() = default;
-  virtual StatusOr<std::optional<FecReading>> ReadFec(const std::string& netdev) = 0;
-  virtual StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string& netdev) = 0;
-  virtual StatusOr<std::optional<PauseReading>> ReadPause(const std::string& netdev) = 0;
-  virtual StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(
-      const std::string& netdev) = 0;
+  // FEC_GET, LINKSTATE_GET, PAUSE_GET or STATS_GET for `netdev` (contract above). The answer holds
+  // the request's own alternative.
+  virtual StatusOr<std::optional<EthtoolAnswer>> Read(const std::string& netdev,
+                                                      EthtoolRequest request) = 0;
   // The bytes of one module EEPROM page. nullopt: no module access (EOPNOTSUPP) or, also as a
   // state, no module plugged in. Errors: IoError while a module answers badly (e.g. mid-flap).
   virtual StatusOr<std::optional<std::string>> ReadModulePage(const std::string& netdev,
                                                               const ModulePageAddress& address) = 0;
+
+  StatusOr<std::optional<FecReading>> ReadFec(const std::string& netdev) {
+    return As<FecReading>(Read(netdev, EthtoolRequest::kFec));
+  }
+  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string& netdev) {
+    return As<LinkStateReading>(Read(netdev, EthtoolRequest::kLinkState));
+  }
+  StatusOr<std::optional<PauseReading>> ReadPause(const std::string& netdev) {
+    return As<PauseReading>(Read(netdev, EthtoolRequest::kPause));
+  }
+  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(const std::string& netdev) {
+    return As<StandardStatistics>(Read(netdev, EthtoolRequest::kStandardStatistics));
+  }
+
+ private:
+  template <typename T>
+  static StatusOr<std::optional<T>> As(StatusOr<std::optional<EthtoolAnswer>> answer) {
+    if (!answer.ok()) return answer.status();
+    if (!*answer) return std::optional<T>();
+    if (T* reading = std::get_if<T>(&**answer)) return std::optional<T>(std::move(*reading));
+    return Status::Internal("an ethtool source answered another request");
+  }
 };
 
 }  // namespace rocewatch

@@ -213,7 +213,7 @@ StatusOr<bool> LibnlEthtoolSource::Request(uint8_t command, int header_attr, boo
   return true;
 }
 
-StatusOr<std::optional<FecReading>> LibnlEthtoolSource::ReadFec(const std::string& netdev) {
+StatusOr<std::optional<FecReading>> LibnlEthtoolSource::Fec(const std::string& netdev) {
   FecReading reading;
   StatusOr<bool> answered =
       Request(ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, true, netdev, {}, [&](nlmsghdr* nlh) {
@@ -237,8 +237,7 @@ StatusOr<std::optional<FecReading>> LibnlEthtoolSource::ReadFec(const std::strin
   return std::optional<FecReading>(reading);
 }
 
-StatusOr<std::optional<LinkStateReading>> LibnlEthtoolSource::ReadLinkState(
-    const std::string& netdev) {
+StatusOr<std::optional<LinkStateReading>> LibnlEthtoolSource::LinkState(const std::string& netdev) {
   LinkStateReading reading;
   StatusOr<bool> answered = Request(
       ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER, true, netdev, {}, [&](nlmsghdr* nlh) {
@@ -258,7 +257,7 @@ StatusOr<std::optional<LinkStateReading>> LibnlEthtoolSource::ReadLinkState(
   return std::optional<LinkStateReading>(reading);
 }
 
-StatusOr<std::optional<PauseReading>> LibnlEthtoolSource::ReadPause(const std::string& netdev) {
+StatusOr<std::optional<PauseReading>> LibnlEthtoolSource::Pause(const std::string& netdev) {
   PauseReading reading;
   StatusOr<bool> answered =
       Request(ETHTOOL_MSG_PAUSE_GET, ETHTOOL_A_PAUSE_HEADER, true, netdev, {}, [&](nlmsghdr* nlh) {
@@ -283,7 +282,7 @@ StatusOr<std::optional<PauseReading>> LibnlEthtoolSource::ReadPause(const std::s
   return std::optional<PauseReading>(reading);
 }
 
-StatusOr<std::optional<StandardStatistics>> LibnlEthtoolSource::ReadStandardStatistics(
+StatusOr<std::optional<StandardStatistics>> LibnlEthtoolSource::Standard(
     const std::string& netdev) {
   StandardStatistics reading;
   // Every group, as a compact bitset without mask.
@@ -328,6 +327,21 @@ StatusOr<std::optional<StandardStatistics>> LibnlEthtoolSource::ReadStandardStat
   if (!answered.ok()) return answered.status();
   if (!*answered) return std::optional<StandardStatistics>();
   return std::optional<StandardStatistics>(reading);
+}
+
+StatusOr<std::optional<EthtoolAnswer>> LibnlEthtoolSource::Read(const std::string& netdev,
+                                                                EthtoolRequest request) {
+  switch (request) {
+    case EthtoolRequest::kFec:
+      return AnswerOf(Fec(netdev));
+    case EthtoolRequest::kLinkState:
+      return AnswerOf(LinkState(netdev));
+    case EthtoolRequest::kPause:
+      return AnswerOf(Pause(netdev));
+    case EthtoolRequest::kStandardStatistics:
+      return AnswerOf(Standard(netdev));
+  }
+  return Status::InvalidArgument("unknown ethtool request");
 }
 
 StatusOr<std::optional<std::string>> LibnlEthtoolSource::ReadModulePage(

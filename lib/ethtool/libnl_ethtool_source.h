@@ -30,11 +30,8 @@ class LibnlEthtoolSource final : public EthtoolNetlinkSource {
   // Unavailable when the kernel has no ethtool netlink (CONFIG_ETHTOOL_NETLINK off), IoError else.
   Status Open();
 
-  StatusOr<std::optional<FecReading>> ReadFec(const std::string& netdev) override;
-  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string& netdev) override;
-  StatusOr<std::optional<PauseReading>> ReadPause(const std::string& netdev) override;
-  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(
-      const std::string& netdev) override;
+  StatusOr<std::optional<EthtoolAnswer>> Read(const std::string& netdev,
+                                              EthtoolRequest request) override;
   StatusOr<std::optional<std::string>> ReadModulePage(const std::string& netdev,
                                                       const ModulePageAddress& address) override;
 
@@ -42,6 +39,11 @@ class LibnlEthtoolSource final : public EthtoolNetlinkSource {
   uint64_t requests() const { return requests_; }
 
  private:
+  StatusOr<std::optional<FecReading>> Fec(const std::string& netdev);
+  StatusOr<std::optional<LinkStateReading>> LinkState(const std::string& netdev);
+  StatusOr<std::optional<PauseReading>> Pause(const std::string& netdev);
+  StatusOr<std::optional<StandardStatistics>> Standard(const std::string& netdev);
+
   // Sends `command` for `netdev` (header attribute `header_attr`, with ETHTOOL_FLAG_STATS if
   // `with_stats`: only FEC, PAUSE and LINKSTATE accept it, others answer EINVAL; plus what `add`
   // puts) and hands the reply to `on_reply`. Returns false for EOPNOTSUPP, true after a reply.

@@ -49,26 +49,23 @@ StatusOr<std::optional<DriverStatistics>> RecordedEthtoolSource::ReadDriverStati
       [](const std::string& t) { return ParseDriverStatisticsText(t); }, netdev + "/statistics");
 }
 
-StatusOr<std::optional<FecReading>> RecordedEthtoolSource::ReadFec(const std::string& netdev) {
-  return ParseWith<FecReading>(ReadRecording(netdev, "fec"), ParseFecRecording, netdev + "/fec");
-}
-
-StatusOr<std::optional<LinkStateReading>> RecordedEthtoolSource::ReadLinkState(
-    const std::string& netdev) {
-  return ParseWith<LinkStateReading>(ReadRecording(netdev, "link_state"), ParseLinkStateRecording,
-                                     netdev + "/link_state");
-}
-
-StatusOr<std::optional<PauseReading>> RecordedEthtoolSource::ReadPause(const std::string& netdev) {
-  return ParseWith<PauseReading>(ReadRecording(netdev, "pause"), ParsePauseRecording,
-                                 netdev + "/pause");
-}
-
-StatusOr<std::optional<StandardStatistics>> RecordedEthtoolSource::ReadStandardStatistics(
-    const std::string& netdev) {
-  return ParseWith<StandardStatistics>(ReadRecording(netdev, "standard_statistics"),
-                                       ParseStandardStatisticsRecording,
-                                       netdev + "/standard_statistics");
+StatusOr<std::optional<EthtoolAnswer>> RecordedEthtoolSource::Read(const std::string& netdev,
+                                                                   EthtoolRequest request) {
+  auto read = [&]<typename Reading>(const std::string& file,
+                                    StatusOr<Reading> (*parse)(const std::string&)) {
+    return AnswerOf(ParseWith<Reading>(ReadRecording(netdev, file), parse, netdev + "/" + file));
+  };
+  switch (request) {
+    case EthtoolRequest::kFec:
+      return read("fec", ParseFecRecording);
+    case EthtoolRequest::kLinkState:
+      return read("link_state", ParseLinkStateRecording);
+    case EthtoolRequest::kPause:
+      return read("pause", ParsePauseRecording);
+    case EthtoolRequest::kStandardStatistics:
+      return read("standard_statistics", ParseStandardStatisticsRecording);
+  }
+  return Status::InvalidArgument("unknown ethtool request");
 }
 
 StatusOr<std::optional<std::string>> RecordedEthtoolSource::ReadModulePage(

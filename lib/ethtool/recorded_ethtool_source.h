@@ -22,11 +22,9 @@ class RecordedEthtoolSource final : public DriverStatisticsSource, public Ethtoo
 
   StatusOr<std::optional<DriverStatistics>> ReadDriverStatistics(
       const std::string& netdev) override;
-  StatusOr<std::optional<FecReading>> ReadFec(const std::string& netdev) override;
-  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string& netdev) override;
-  StatusOr<std::optional<PauseReading>> ReadPause(const std::string& netdev) override;
-  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(
-      const std::string& netdev) override;
+  // From the request's recording file (fec, link_state, pause, standard_statistics).
+  StatusOr<std::optional<EthtoolAnswer>> Read(const std::string& netdev,
+                                              EthtoolRequest request) override;
   StatusOr<std::optional<std::string>> ReadModulePage(const std::string& netdev,
                                                       const ModulePageAddress& address) override;
 

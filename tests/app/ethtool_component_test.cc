@@ -30,12 +30,7 @@ class NoKernel final : public DriverStatisticsSource, public EthtoolNetlinkSourc
   StatusOr<std::optional<DriverStatistics>> ReadDriverStatistics(const std::string&) override {
     return Status::NotFound("no such netdev");
   }
-  StatusOr<std::optional<FecReading>> ReadFec(const std::string&) override { return Gone(); }
-  StatusOr<std::optional<LinkStateReading>> ReadLinkState(const std::string&) override {
-    return Gone();
-  }
-  StatusOr<std::optional<PauseReading>> ReadPause(const std::string&) override { return Gone(); }
-  StatusOr<std::optional<StandardStatistics>> ReadStandardStatistics(const std::string&) override {
+  StatusOr<std::optional<EthtoolAnswer>> Read(const std::string&, EthtoolRequest) override {
     return Gone();
   }
   StatusOr<std::optional<std::string>> ReadModulePage(const std::string&,
