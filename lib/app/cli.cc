@@ -232,6 +232,12 @@ int RunCli(int argc, char** argv) {
   run->add_option("--kubelet-timeout", kubelet_timeout, "Deadline of one kubelet call")
       ->envname("ROCEWATCH_KUBELET_TIMEOUT")
       ->capture_default_str();
+  std::string kubelet_interval = "1m";
+  run->add_option("--kubelet-interval", kubelet_interval,
+                  "How often the kubelet is asked which pods hold RDMA devices (also at every "
+                  "full consumer scan)")
+      ->envname("ROCEWATCH_KUBELET_INTERVAL")
+      ->capture_default_str();
 
   RawCommon diagnose_common;
   bool json = false, npd = false;
@@ -417,6 +423,9 @@ int RunCli(int argc, char** argv) {
   StatusOr<Duration> kubelet_deadline = PositiveDuration("--kubelet-timeout", kubelet_timeout);
   if (!kubelet_deadline.ok()) return fail(kubelet_deadline.status());
   options.consumers.kubelet_timeout = *kubelet_deadline;
+  StatusOr<Duration> kubelet_every = PositiveDuration("--kubelet-interval", kubelet_interval);
+  if (!kubelet_every.ok()) return fail(kubelet_every.status());
+  options.consumers.kubelet_interval = *kubelet_every;
   options.consumers.kubelet_socket = run_kubelet_socket;
   return RunDaemon(options);
 }

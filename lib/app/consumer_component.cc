@@ -61,7 +61,11 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
     // An unreadable process list is a state: counted once when it begins, not at every scan.
     if (procfs_->procfs_readable ? procfs_->read_errors > 0 : was_readable)
       ctx.CountSourceError("procfs", procfs_->read_errors);
-    if (kubelet_) kubelet_->Request();
+    if (kubelet_ && (full || !last_kubelet_request_ ||
+                     now - *last_kubelet_request_ >= options_.kubelet_interval)) {
+      kubelet_->Request();
+      last_kubelet_request_ = now;
+    }
     merge = true;
   }
   // A device that appeared or went away since the last merge: merge again (no I/O), so that

@@ -1,8 +1,8 @@
 #pragma once
 // Consumer tracking in the daemon: every scan_interval, an incremental procfs scan
-// (consumers/procfs_consumer_scanner.h) and a kubelet pod-resources call (asynchronous: the
-// answer is merged when it arrives), merged into the shared ConsumerBoard that the traffic and
-// GID drift components read. Exports
+// (consumers/procfs_consumer_scanner.h), and every kubelet_interval (and with every full scan) a
+// kubelet pod-resources call (asynchronous: the answer is merged when it arrives), merged into the
+// shared ConsumerBoard that the traffic and GID drift components read. Exports
 //   rocewatch_rdma_consumers{device}               consumers holding the device now
 //   rocewatch_rdma_consumers_known{device}         1 if the sources could tell (present or none)
 //   rocewatch_rdma_consumer_info{device, pid, comm, pod, namespace, container, job, nccl_version}
@@ -52,6 +52,7 @@ class ConsumerComponent final : public MonitorComponent {
   std::shared_ptr<ConsumerBoard> board_;
   std::optional<MonoTime> last_scan_;
   std::optional<MonoTime> last_full_scan_;
+  std::optional<MonoTime> last_kubelet_request_;
   Duration full_scan_wait_;  // before the next requested full scan
   std::optional<ProcfsConsumerScan> procfs_;
   std::optional<KubeletAnswer> kubelet_answer_;

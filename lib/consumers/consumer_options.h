@@ -19,6 +19,11 @@ struct ConsumerOptions {
   // Full re-scans asked for by the traffic detector (traffic no known consumer explains) happen at
   // most this often; each one that finds nothing new doubles the wait, up to recheck_after.
   Duration min_full_scan_interval = std::chrono::minutes(1);
+  // The kubelet is asked at the first scan, at every requested full scan, and otherwise at most
+  // this often (a call costs about 0.9 ms of CPU: docs/benchmarks.md). Pods come and go with the
+  // scheduler, which the kubelet's answer follows; a new job's traffic asks for a full scan, and
+  // with it the kubelet, at once.
+  Duration kubelet_interval = std::chrono::minutes(1);
   // The kubelet's pod-resources socket; empty: default under the host root; "none": not used.
   std::string kubelet_socket;
   // Deadline of one kubelet call (connect included).

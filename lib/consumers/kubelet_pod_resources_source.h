@@ -8,6 +8,10 @@
 //   no answer in time      IoError      ("no answer within 2s")
 //   unparsable, UNIMPLEMENTED, other gRPC errors: IoError with the gRPC status
 //
+// Each call opens its own channel and closes it when it completes: the daemon calls once per
+// --consumer-scan-interval, and an idle open channel costs more CPU than connecting again
+// (bench/micro/kubelet_call_bench.cc, docs/benchmarks.md).
+//
 // Threading: one thread at a time (the event loop); gRPC runs its own threads inside.
 
 #include <memory>
@@ -32,7 +36,10 @@ class KubeletPodResourcesSource final : public PodResourcesSource {
  private:
   struct Call;
   struct Channel;
+  // The completed call's result; then the call and its channel are closed.
   StatusOr<std::vector<PodDeviceAllocation>> Finish(bool ok);
+  StatusOr<std::vector<PodDeviceAllocation>> ResultOf(bool ok) const;  // REQUIRES: call_
+  void CloseChannel();  // shuts the queue down, drains it, drops the call and the channel
 
   const std::string socket_path_;
   const Duration timeout_;

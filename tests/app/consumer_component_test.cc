@@ -36,6 +36,7 @@ class ConsumerComponentTest : public ::testing::Test {
   static ConsumerOptions Options() {
     ConsumerOptions options;
     options.scan_interval = seconds(10);
+    options.kubelet_interval = seconds(10);
     return options;
   }
   void RunFor(Duration d) { RunLoopFor(clock_, loop_, d); }
@@ -106,6 +107,66 @@ TEST_F(ConsumerComponentTest, KubeletPodsNameTheirDevicesAndChangesAreEvents) {
   EXPECT_EQ(board_->DescribeConsumers("mlx5_1"), "pod ml/trainer-0");
   ASSERT_FALSE(events_.empty());
   EXPECT_EQ(events_.back(), "consumers of mlx5_1: none -> pod ml/trainer-0");
+}
+
+// The kubelet is asked at the first scan, every kubelet_interval, and with a requested full scan.
+TEST(ConsumerComponentKubeletTest, AskedEveryIntervalAndWithEveryFullScan) {
+  FakeClock clock;
+  ProcfsFixture node;
+  FakeSnapshotSource source(clock);
+  source.node.devices = {RoceDevice("mlx5_0", "eth0", {})};
+  EventLoop loop(clock);
+  Monitor monitor(loop, source, {seconds(1)});
+  auto kubelet = std::make_unique<FakePodResourcesSource>();
+  FakePodResourcesSource& asked = *kubelet;
+  auto board = std::make_shared<ConsumerBoard>();
+  ConsumerOptions options;  // scans every 15 s, the kubelet every minute
+  monitor.AddComponent(std::make_unique<ConsumerComponent>(node.fs(), node.paths(), options,
+                                                           std::move(kubelet), board));
+  ASSERT_TRUE(monitor.Start().ok());
+  RunLoopFor(clock, loop, seconds(59));
+  EXPECT_EQ(asked.requests, 1);  // the first scan
+  RunLoopFor(clock, loop, seconds(62));
+  EXPECT_EQ(asked.requests, 3);  // at 60 and 120 s, not at every 15 s scan
+  board->RequestFullScan();      // traffic no known consumer explains
+  RunLoopFor(clock, loop, seconds(2));
+  EXPECT_EQ(asked.requests, 4);
+}
+
+// Traffic that no known consumer explains asks for a full scan at every snapshot. The component
+// honours it at most once per min_full_scan_interval (1 min), doubles the wait after each one that
+// finds nothing new, and returns to the minimum once one finds a consumer the incremental scans
+// missed (a known process that opened a device since it was last looked at).
+TEST_F(ConsumerComponentTest, RequestedFullScansBackOffUntilOneFindsAConsumer) {
+  node_.Consumer(4100, 0);
+  node_.Add(ProcfsFixture::Plain(4200));
+  // A full scan reads the device of every uverbs descriptor again; the incremental ones keep it.
+  const std::string ibdev = "/host/sys/class/infiniband_verbs/uverbs0/ibdev";
+  ASSERT_TRUE(monitor_.Start().ok());
+  int second = 0;
+  auto full_scans_by = [&](int until) {
+    for (; second < until; ++second) {
+      board_->RequestFullScan();
+      RunFor(seconds(1));
+    }
+    return node_.fs().ReadCount(ibdev);
+  };
+  EXPECT_EQ(full_scans_by(59), 1u);  // the first scan only
+  EXPECT_EQ(full_scans_by(61), 2u);  // 1 min after it; nothing new: the wait doubles to 2 min
+  EXPECT_EQ(full_scans_by(179), 2u);
+  EXPECT_EQ(full_scans_by(181), 3u);  // then 4 min
+  EXPECT_EQ(full_scans_by(419), 3u);
+  EXPECT_EQ(full_scans_by(421), 4u);  // then 8 min
+  node_.fs().AddLink(node_.ProcessDir(4200) + "/fd/9", "/dev/infiniband/uverbs1");
+  EXPECT_EQ(full_scans_by(899), 4u);
+  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);  // not looked at yet
+  EXPECT_EQ(full_scans_by(901), 5u);                                   // finds 4200: back to 1 min
+  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
+  EXPECT_EQ(full_scans_by(959), 5u);
+  EXPECT_EQ(full_scans_by(961), 6u);
+  // Without requests, no full scan at all.
+  RunFor(seconds(600));
+  EXPECT_EQ(node_.fs().ReadCount(ibdev), 6u);
 }
 
 }  // namespace

@@ -212,5 +212,28 @@ TEST_F(KubeletPodResourcesTest, DestroyingASourceWithACallInFlightIsClean) {
   EXPECT_LT(steady_clock::now() - start, kBound);  // cancelled, not waited for
 }
 
+// One source across a kubelet restart, as the daemon keeps it: the kubelet gone is found absent,
+// the restarted one (a new server on the same path) answers the next call within its deadline.
+TEST_F(KubeletPodResourcesTest, AKubeletRestartedBetweenCallsAnswersTheNextCall) {
+  KubeletPodResourcesSource source(SocketPath(), kTimeout);
+  std::unique_ptr<grpc::Server> server = StartKubelet();
+  ASSERT_TRUE(source.ListNow().ok());
+  server->Shutdown();
+  server.reset();
+  ::unlink(SocketPath().c_str());
+  StatusOr<std::vector<PodDeviceAllocation>> gone = source.ListNow();
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.status().code(), StatusCode::kNotFound);
+  server = StartKubelet();
+  ASSERT_TRUE(server);
+  const auto start = steady_clock::now();
+  StatusOr<std::vector<PodDeviceAllocation>> back = source.ListNow();
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->size(), 2u);
+  EXPECT_LT(steady_clock::now() - start, kTimeout);
+  EXPECT_EQ(kubelet_.calls.load(), 2);
+  server->Shutdown();
+}
+
 }  // namespace
 }  // namespace rocewatch
