@@ -39,7 +39,7 @@ std::optional<PortKey> PortOf(const ExposedSample& s) {
 }
 
 std::optional<uint64_t> Count(double value) {
-  if (!std::isfinite(value) || value < 0) return std::nullopt;
+  if (!std::isfinite(value) || value < 0 || value >= 1.8e19) return std::nullopt;
   return static_cast<uint64_t>(value);
 }
 

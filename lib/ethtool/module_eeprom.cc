@@ -1,6 +1,7 @@
 #include "ethtool/module_eeprom.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -180,6 +181,7 @@ ModuleReading DecodeSff8472(const Page& a0, const Page& a2) {
     const double raw = p.Word(a);
     double value = 0;
     for (int i = 4; i >= 0; --i) value = value * raw + rx_power_coefficients[i];
+    if (!std::isfinite(value)) value = 0;  // garbage constants: no light rather than UB
     return Watts(static_cast<uint16_t>(std::clamp(value, 0.0, 65535.0)));
   };
   auto calibrated = [](Calibration c, double raw, double lo, double hi) {

@@ -4,6 +4,7 @@
 // constants 56-91, monitors 96-105, status/control 110).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "ethtool/ethtool_poller.h"
@@ -139,6 +140,14 @@ TEST(Sff8472, ExternallyCalibratedValuesAndThresholdsAreConverted) {
   EXPECT_DOUBLE_EQ(m->temperature_thresholds->high_alarm, 65.0);  // 2 x 8192 + 256
   EXPECT_DOUBLE_EQ(m->temperature_thresholds->low_alarm, 1.0);
   EXPECT_DOUBLE_EQ(m->temperature_thresholds->low_warning, 3.0);
+}
+
+TEST(Sff8472, GarbageCalibrationConstantsGiveNoLightNotUndefinedValues) {
+  std::string a2 = InternalA2();
+  for (size_t at = 56; at < 76; at += 4) PutFloat(a2, at, std::nanf(""));
+  StatusOr<ModuleReading> m = DecodeModule(Pages(A0(0x03, kDdm | kExternal), a2));
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(*m->lanes[0].rx_power_watts, 0.0);
 }
 
 TEST(Sff8472, ALowRxPowerIsOutOfTheModulesOwnRange) {
