@@ -99,28 +99,25 @@ void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot)
 }
 
 void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  const std::string count = "rocewatch_rdma_consumers";
-  const std::string known = "rocewatch_rdma_consumers_known";
-  const std::string info = "rocewatch_rdma_consumer_info";
-  const std::string up = "rocewatch_consumer_source_up";
-  const std::string blind = "rocewatch_consumer_blind_processes";
-  out.Declare(count, "Processes (or pods) that hold the RDMA device now.",
-              prometheus::MetricType::Gauge);
-  out.Declare(known,
-              "1 if the consumer sources could tell who holds the device (someone or nobody), 0 "
-              "if not (docs/detection.md: the traffic rules then page no higher than warning for "
-              "a node-wide stop).",
-              prometheus::MetricType::Gauge);
-  out.Declare(info,
-              "1 per consumer of the device: process, Kubernetes pod, batch job and NCCL version "
-              "(a label unknown is empty).",
-              prometheus::MetricType::Gauge);
-  out.Declare(up, "1 if the consumer source (procfs, kubelet) answered at the last scan.",
-              prometheus::MetricType::Gauge);
-  out.Declare(blind,
-              "Processes whose file descriptors could not be read at the last scan (whether they "
-              "hold an RDMA device is unknown).",
-              prometheus::MetricType::Gauge);
+  constexpr std::string_view count = "rocewatch_rdma_consumers";
+  constexpr std::string_view known = "rocewatch_rdma_consumers_known";
+  constexpr std::string_view info = "rocewatch_rdma_consumer_info";
+  constexpr std::string_view up = "rocewatch_consumer_source_up";
+  constexpr std::string_view blind = "rocewatch_consumer_blind_processes";
+  out.DeclareGauges({
+      {count, "Processes (or pods) that hold the RDMA device now."},
+      {known,
+       "1 if the consumer sources could tell who holds the device (someone or nobody), 0 if not "
+       "(docs/detection.md: the traffic rules then page no higher than warning for a node-wide "
+       "stop)."},
+      {info,
+       "1 per consumer of the device: process, Kubernetes pod, batch job and NCCL version (a "
+       "label unknown is empty)."},
+      {up, "1 if the consumer source (procfs, kubelet) answered at the last scan."},
+      {blind,
+       "Processes whose file descriptors could not be read at the last scan (whether they hold "
+       "an RDMA device is unknown)."},
+  });
   const std::optional<ConsumerObservation>& latest = board_->latest();
   if (!latest) return;
   for (const auto& [device, view] : latest->devices) {

@@ -61,27 +61,25 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
 
 void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   (void)ctx;
-  const std::string rate_name = "rocewatch_traffic_rate_bytes_per_second";
-  const std::string baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
-  const std::string state_name = "rocewatch_traffic_state";
-  const std::string node_wide_name = "rocewatch_traffic_collapsed_node_wide";
-  out.Declare(rate_name,
-              "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
-              "interval; absent when a counter read failed or reset.",
-              prometheus::MetricType::Gauge);
-  out.Declare(baseline_name,
-              "The port's learned traffic baseline: median of its recent active rates while "
-              "healthy (docs/detection.md).",
-              prometheus::MetricType::Gauge);
-  out.Declare(state_name,
-              "1 for the port's current traffic state (idle, normal, degraded, collapsed, "
-              "link_down), 0 for the others.",
-              prometheus::MetricType::Gauge);
-  out.Declare(node_wide_name,
-              "1 while the port is collapsed because every rail of the node stopped past the "
-              "node-stop window (not against active siblings); with its consumers unknown "
-              "(rocewatch_rdma_consumers_known 0) that may be a node idle between jobs.",
-              prometheus::MetricType::Gauge);
+  constexpr std::string_view rate_name = "rocewatch_traffic_rate_bytes_per_second";
+  constexpr std::string_view baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
+  constexpr std::string_view state_name = "rocewatch_traffic_state";
+  constexpr std::string_view node_wide_name = "rocewatch_traffic_collapsed_node_wide";
+  out.DeclareGauges({
+      {rate_name,
+       "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
+       "interval; absent when a counter read failed or reset."},
+      {baseline_name,
+       "The port's learned traffic baseline: median of its recent active rates while healthy "
+       "(docs/detection.md)."},
+      {state_name,
+       "1 for the port's current traffic state (idle, normal, degraded, collapsed, link_down), "
+       "0 for the others."},
+      {node_wide_name,
+       "1 while the port is collapsed because every rail of the node stopped past the node-stop "
+       "window (not against active siblings); with its consumers unknown "
+       "(rocewatch_rdma_consumers_known 0) that may be a node idle between jobs."},
+  });
   for (const auto& [key, status] : detector_.ports()) {
     const Labels labels = {{"device", key.device}, {"port", std::to_string(key.port)}};
     if (status.rate) out.Gauge(rate_name, "", labels, *status.rate);

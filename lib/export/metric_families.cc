@@ -37,6 +37,11 @@ void MetricFamilies::Declare(std::string_view name, std::string_view help,
   FamilyFor(name, help, type);
 }
 
+void MetricFamilies::DeclareGauges(std::initializer_list<GaugeFamily> families) {
+  for (const GaugeFamily& family : families)
+    Declare(family.name, family.help, prometheus::MetricType::Gauge);
+}
+
 void MetricFamilies::Gauge(std::string_view name, std::string_view help, Labels labels,
                            double value) {
   prometheus::ClientMetric metric;

@@ -5,6 +5,7 @@
 
 #include <prometheus/metric_family.h>
 
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <string>
@@ -34,6 +35,13 @@ class MetricFamilies {
 
   // Declares a family without samples, so that it is documented even when empty.
   void Declare(std::string_view name, std::string_view help, prometheus::MetricType type);
+  // A gauge family a component exports: its name and help text.
+  struct GaugeFamily {
+    std::string_view name;
+    std::string_view help;
+  };
+  // Declares each as a gauge family without samples (a component's table of what it exports).
+  void DeclareGauges(std::initializer_list<GaugeFamily> families);
 
   // The families in name order.
   std::vector<prometheus::MetricFamily> Take();
