@@ -15,6 +15,7 @@
 #include "export/snapshot_collectable.h"
 #include "rail_node_tree.h"
 #include "support/fake_clock.h"
+#include "support/fake_host_env.h"
 #include "sysfs/sysfs_gid_table_source.h"
 #include "sysfs/sysfs_inventory.h"
 
@@ -47,7 +48,8 @@ class RailNodeMonitor {
       : source_(ReadRailNode()), loop_(clock_), monitor_(loop_, source_, MonitorOptions{}) {
     spdlog::set_level(spdlog::level::warn);
     options_.state_file.clear();
-    for (auto& component : BuildComponents({options_, fs_}))
+    host_.env().clock = &clock_;
+    for (auto& component : BuildComponents({options_, host_.env(), fs_, fs_}).all)
       monitor_.AddComponent(std::move(component));
     monitor_.SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
       published_->Publish(std::move(families));
@@ -64,6 +66,7 @@ class RailNodeMonitor {
  private:
   RunOptions options_;
   PosixFileSystem fs_;
+  FakeHostEnv host_{fs_};  // no rtnetlink, ethtool or kubelet I/O
   FakeClock clock_;
   FixedSnapshotSource source_;
   EventLoop loop_;

@@ -154,7 +154,7 @@ std::string DefaultDaemonUrl() {
 
 }  // namespace
 
-int RunCli(int argc, char** argv) {
+int RunCli(const HostEnv& env, int argc, char** argv) {
   CLI::App app{"rocewatch: RDMA/RoCE health for GPU nodes (GID drift, link flaps, traffic)",
                "rocewatch"};
   app.require_subcommand(1);
@@ -164,7 +164,7 @@ int RunCli(int argc, char** argv) {
   std::string listen = ":9879", interval = "1s", settle = "100ms", gid_backstop = "30s";
   std::string state_file = "/var/lib/rocewatch/state.json";
   std::optional<uint32_t> expected_gid_index;
-  int netlink_receive_buffer = 4 << 20;
+  int netlink_receive_buffer = kDefaultNetlinkReceiveBufferBytes;
   std::string ip_missing_grace = "15s";
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
@@ -328,7 +328,7 @@ int RunCli(int argc, char** argv) {
     }
     CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
     options.consumers.kubelet_socket = collect_kubelet_socket;
-    return RunCollect(options, std::cout, std::cerr);
+    return RunCollect(env, options, std::cout, std::cerr);
   }
 
   if (diagnose->parsed()) {
@@ -370,8 +370,8 @@ int RunCli(int argc, char** argv) {
                                             " (use http://HOST:PORT or none)"));
       options.daemon = *url;
     }
-    if (npd) return RunDiagnoseForNpd(options, std::cout);
-    return RunDiagnose(options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
+    if (npd) return RunDiagnoseForNpd(env, options, std::cout);
+    return RunDiagnose(env, options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
 
   auto fail = [&](const Status& s) {
@@ -427,7 +427,7 @@ int RunCli(int argc, char** argv) {
   if (!kubelet_every.ok()) return fail(kubelet_every.status());
   options.consumers.kubelet_interval = *kubelet_every;
   options.consumers.kubelet_socket = run_kubelet_socket;
-  return RunDaemon(options);
+  return RunDaemon(env, options);
 }
 
 }  // namespace rocewatch

@@ -1,27 +1,29 @@
 #include "app/collect_command.h"
 
 #include "collect/support_bundle.h"
-#include "consumers/recorded_pod_resources_source.h"
-#include "ethtool/live_ethtool_sources.h"
+#include "netlink/netlink_netdev_reader.h"
 
 namespace rocewatch {
 
-int RunCollect(const CollectCommandOptions& options, std::ostream& out, std::ostream& err) {
+int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::ostream& out,
+               std::ostream& err) {
   if (options.directory.empty()) {
     err << "rocewatch collect: DIR must not be empty\n";
     return 3;
   }
   const HostPaths& paths = options.common.paths;
-  PosixFileSystem fs(PosixFileSystem::Options{.stop_at_short_read = false});
-  SystemClock clock;
-  LiveEthtoolSources live;
-  EthtoolPoller ethtool(fs, paths.host_root, paths.sysfs_root, live.statistics(), live.netlink());
-  SystemNetdevReader netdevs(fs, paths);
+  const FileSystem& fs = *env.files;  // whole files: procfs and configuration files too
+  EthtoolSources live = env.ethtool();
+  EthtoolPoller ethtool(fs, paths.host_root, paths.sysfs_root, live.statistics.get(),
+                        live.netlink.get());
+  // Links and addresses through the daemon's rtnetlink stack, in one dump.
+  std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
+  NetlinkNetdevReader netdevs(*rtnetlink, fs, paths);
   DirectoryBundleWriter writer(options.directory);
-  std::unique_ptr<PodResourcesSource> kubelet = PodResourcesSourceFor(fs, paths, options.consumers);
+  std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
   StatusOr<CollectSummary> summary =
       CollectSupportBundle(fs, paths, ethtool, netdevs, writer,
-                           CollectOptions{options.optics, kubelet.get()}, clock.UnixSeconds());
+                           CollectOptions{options.optics, kubelet.get()}, env.clock->UnixSeconds());
   if (!summary.ok()) {
     err << "rocewatch collect: cannot write the bundle: " << summary.status().message() << "\n";
     return 3;

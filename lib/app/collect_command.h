@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "app/host_env.h"
 #include "app/options.h"
 #include "consumers/consumer_options.h"
 
@@ -18,6 +19,7 @@ struct CollectCommandOptions {
   ConsumerOptions consumers;  // --kubelet-socket: whose pod-resources answer is recorded
 };
 
-int RunCollect(const CollectCommandOptions& options, std::ostream& out, std::ostream& err);
+int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::ostream& out,
+               std::ostream& err);
 
 }  // namespace rocewatch

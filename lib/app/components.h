@@ -5,8 +5,12 @@
 #include <memory>
 #include <vector>
 
+#include "app/consumer_component.h"
+#include "app/ethtool_component.h"
+#include "app/host_env.h"
 #include "app/monitor_component.h"
 #include "app/options.h"
+#include "app/traffic_component.h"
 #include "os/file_system.h"
 #include "verbs/verbs_device_set.h"
 
@@ -14,13 +18,26 @@ namespace rocewatch {
 
 struct ComponentEnvironment {
   const RunOptions& options;
+  // The kernel interfaces the components open (rtnetlink, ethtool, the kubelet).
+  const HostEnv& host;
+  // Polled attributes and the state file (HostEnv::attributes, or whole-file reads for a
+  // one-shot command).
   const FileSystem& fs;
+  // Reads of procfs files that may be larger than a page (maps, environ): HostEnv::files.
+  const FileSystem& procfs;
   VerbsDeviceSet* verbs_devices = nullptr;  // set when GIDs are read through verbs
-  // Reads of procfs files that may be larger than a page (maps, environ: seq_file-backed, they
-  // read short before their end). Null: `fs`.
-  const FileSystem* procfs = nullptr;
 };
 
-std::vector<std::unique_ptr<MonitorComponent>> BuildComponents(const ComponentEnvironment& env);
+// The components in the order the Monitor runs them, and typed views of those whose state a
+// command reports beyond metrics and findings (diagnose --watch). The views point into `all`:
+// valid while the Monitor that takes them lives.
+struct ComponentSet {
+  std::vector<std::unique_ptr<MonitorComponent>> all;
+  TrafficComponent* traffic = nullptr;
+  const EthtoolComponent* ethtool = nullptr;
+  const ConsumerComponent* consumers = nullptr;
+};
+
+ComponentSet BuildComponents(const ComponentEnvironment& env);
 
 }  // namespace rocewatch

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "export/http_fetch.h"
 #include "traffic/traffic_state.h"
 
 namespace rocewatch {
@@ -15,9 +14,10 @@ HttpUrl DaemonPath(const DiagnoseOptions& options, const std::string& path) {
   return url;
 }
 
-StatusOr<std::string> Get(const DiagnoseOptions& options, const std::string& path) {
+StatusOr<std::string> Get(const DiagnoseOptions& options, const HttpFetch& fetch,
+                          const std::string& path) {
   const HttpUrl url = DaemonPath(options, path);
-  StatusOr<FetchedPage> page = FetchUrl(url, options.daemon_timeout);
+  StatusOr<FetchedPage> page = fetch(url, options.daemon_timeout);
   if (!page.ok()) return page.status();
   if (page->status != 200)
     return Status::Unavailable("HTTP " + std::to_string(page->status) + " from " + url.path);
@@ -45,9 +45,10 @@ std::optional<uint64_t> Count(double value) {
 
 }  // namespace
 
-DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id) {
+DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
+                     const HttpFetch& fetch) {
   DaemonView view;
-  StatusOr<std::string> body = Get(options, "/api/v1/findings");
+  StatusOr<std::string> body = Get(options, fetch, "/api/v1/findings");
   StatusOr<DaemonFindings> findings =
       body.ok() ? ParseDaemonFindings(*body) : StatusOr<DaemonFindings>(body.status());
   if (!findings.ok()) {
@@ -59,7 +60,7 @@ DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id)
     view.other_host = true;
     return view;
   }
-  StatusOr<std::string> metrics = Get(options, "/metrics");
+  StatusOr<std::string> metrics = Get(options, fetch, "/metrics");
   StatusOr<std::vector<ExposedSample>> samples =
       metrics.ok() ? ParseExposition(*metrics)
                    : StatusOr<std::vector<ExposedSample>>(metrics.status());

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "app/host_env.h"
 #include "app/options.h"
 #include "ethtool/link_quality_report.h"
 #include "export/exposition_text.h"
@@ -33,8 +34,10 @@ struct DaemonView {
   bool usable() const { return problem.ok() && !other_host; }
 };
 
-// Asks the daemon of `options` (REQUIRES: options.daemon). `boot_id`: this report's host's.
-DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id);
+// Asks the daemon of `options` (REQUIRES: options.daemon) through `fetch` (HostEnv::fetch).
+// `boot_id`: this report's host's.
+DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
+                     const HttpFetch& fetch);
 
 // The netdevs whose link-quality state the daemon exports (rocewatch_link_quality_state).
 std::set<std::string> NetdevsWithDaemonLinkFigures(const std::vector<ExposedSample>& metrics);

@@ -4,20 +4,16 @@
 #include <ctime>
 
 #include "app/components.h"
-#include "app/consumer_component.h"
 #include "app/daemon_view.h"
-#include "app/ethtool_component.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
-#include "app/traffic_component.h"
 #include "consumers/consumer_merge.h"
-#include "consumers/recorded_pod_resources_source.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
 #include "ethtool/link_quality_snapshot.h"
-#include "export/http_fetch.h"
+#include "netlink/netlink_netdev_reader.h"
 #include "os/boot_id.h"
 #include "os/netdev_recording.h"
 #include "report/daemon_findings.h"
@@ -78,17 +74,18 @@ void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
 
 }  // namespace
 
-int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream& err,
-                bool out_is_terminal) {
+int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
+                std::ostream& err, bool out_is_terminal) {
   const HostPaths& paths = options.common.paths;
-  PosixFileSystem fs;
-  SystemClock clock;
+  // Whole-file reads throughout: a one-shot command keeps nothing open.
+  const FileSystem& fs = *env.files;
+  const Clock& clock = *env.clock;
   if (!fs.IsDirectory(paths.sysfs_root)) {
     err << "rocewatch diagnose: cannot read sysfs at " << paths.sysfs_root
         << ": not a directory (check --host-root / --sysfs-root)\n";
     return 3;
   }
-  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths);
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
   if (!gids.ok()) {
     err << "rocewatch diagnose: " << gids.status().message() << "\n";
     return 3;
@@ -104,7 +101,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   // from its baselines.
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
   std::optional<DaemonView> daemon;
-  if (options.daemon) daemon = AskDaemon(options, boot_id);
+  if (options.daemon) daemon = AskDaemon(options, boot_id, env.fetch);
   std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
   if (options.watch) {
     if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
@@ -116,22 +113,18 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
-    TrafficComponent* traffic = nullptr;
-    const EthtoolComponent* ethtool = nullptr;
-    const ConsumerComponent* consumers = nullptr;
     if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
-    for (auto& component : BuildComponents({run_options, fs, gids->verbs_devices()})) {
-      if (auto* t = dynamic_cast<TrafficComponent*>(component.get())) traffic = t;
-      if (auto* e = dynamic_cast<const EthtoolComponent*>(component.get())) ethtool = e;
-      if (auto* c = dynamic_cast<const ConsumerComponent*>(component.get())) consumers = c;
-      monitor.AddComponent(std::move(component));
-    }
+    ComponentSet components = BuildComponents({run_options, env, fs, fs, gids->verbs_devices()});
+    TrafficComponent* traffic = components.traffic;
+    const EthtoolComponent* ethtool = components.ethtool;
+    const ConsumerComponent* consumers = components.consumers;
+    for (auto& component : components.all) monitor.AddComponent(std::move(component));
     // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
     if (traffic && daemon && daemon->usable())
       traffic->Resume(DaemonTrafficView(daemon->metrics, clock.Now(), clock.UnixSeconds()));
     // Per-rail rates and traffic states at every periodic poll.
-    monitor.SetSnapshotObserver([&](const NodeSnapshot&, std::string_view reason) {
-      if (options.json || !traffic || reason != "interval") return;
+    monitor.SetSnapshotObserver([&](const NodeSnapshot&, SnapshotTrigger trigger) {
+      if (options.json || !traffic || trigger != SnapshotTrigger::kPeriodic) return;
       std::string rates = traffic->RatesLine();
       if (!rates.empty()) err << FormatTime(clock.UnixSeconds()) << "  traffic  " << rates << "\n";
     });
@@ -173,8 +166,7 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
     std::vector<std::string> devices;
     for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
     ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(clock.Now(), true);
-    std::unique_ptr<PodResourcesSource> kubelet =
-        PodResourcesSourceFor(fs, paths, options.consumers);
+    std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
     std::optional<KubeletAnswer> answer;
     if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
     report.consumers = MergeConsumers(
@@ -183,9 +175,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
                 : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
   }
 
-  // A bundle's recorded addresses stand in for this namespace's (docs/bundle.md).
-  SystemNetdevReader system_netdevs(fs, paths);
-  RecordedNetdevReader netdev_reader(fs, paths.host_root, system_netdevs);
+  // Links, addresses and policy rules through the daemon's rtnetlink stack, in one dump; a
+  // bundle's recorded addresses stand in for this namespace's (docs/bundle.md).
+  std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
+  NetlinkNetdevReader live_netdevs(*rtnetlink, fs, paths);
+  RecordedNetdevReader netdev_reader(fs, paths.host_root, live_netdevs);
   std::map<std::string, NetdevState> known_states;
   for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
     if (observation.in_namespace) known_states[name] = observation.state;
@@ -203,8 +197,11 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
       loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
       loop.Run();
     };
+    EthtoolSources ethtool = env.ethtool();
+    EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, ethtool.statistics.get(),
+                         ethtool.netlink.get());
     LinkQualityLook look =
-        ReadLinkQualityOnce(fs, paths, RnicNetdevNames(report.snapshot), clock, wait, look_options);
+        LookAtLinkQuality(poller, RnicNetdevNames(report.snapshot), clock, wait, look_options);
     report.link_quality = std::move(look.entries);
     report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
   }
@@ -219,15 +216,13 @@ int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream&
   for (NetdevReport& netdev : report.netdevs)
     if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
       netdev.managed_by = NetdevManagerLabel(config->managed_by);
-  NetlinkPolicyRuleSource rule_source;
-  StatusOr<std::vector<RoutingPolicyRule>> rules = rule_source.Dump();
   ConfigurationCheckInput input;
   input.snapshot = &report.snapshot;
   input.earlier = before_watch ? &*before_watch : nullptr;
   input.netdevs = &known_states;
   input.host = &facts.host;
   input.nccl = &facts.nccl;
-  input.policy_rules = rules.ok() ? &*rules : nullptr;
+  input.policy_rules = live_netdevs.rules() ? &*live_netdevs.rules() : nullptr;
   std::vector<Finding> configuration = RunConfigurationChecks(input);
   report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
   if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);

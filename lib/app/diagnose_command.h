@@ -3,13 +3,15 @@
 
 #include <ostream>
 
+#include "app/host_env.h"
 #include "app/options.h"
 
 namespace rocewatch {
 
 // Writes the report to `out`, errors to `err`. Returns the contract's exit status: 0 healthy,
 // 1 warnings, 2 critical, 3 could not run.
-int RunDiagnose(const DiagnoseOptions& options, std::ostream& out, std::ostream& err,
-                bool out_is_terminal);
+// Everything of the host comes from `env`.
+int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
+                std::ostream& err, bool out_is_terminal);
 
 }  // namespace rocewatch

@@ -18,13 +18,12 @@ Labels PfcLabels(const PfcKey& key) {
 }  // namespace
 
 EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
-                                   const HostPaths& paths,
-                                   std::unique_ptr<DriverStatisticsSource> statistics,
-                                   std::unique_ptr<EthtoolNetlinkSource> netlink)
+                                   const HostPaths& paths, EthtoolSources sources)
     : options_(options),
-      statistics_(std::move(statistics)),
-      netlink_(std::move(netlink)),
-      open_sources_(!statistics_ && !netlink_),
+      statistics_(std::move(sources.statistics)),
+      netlink_(std::move(sources.netlink)),
+      statistics_error_(std::move(sources.statistics_error)),
+      netlink_error_(std::move(sources.netlink_error)),
       fs_(fs),
       paths_(paths),
       link_quality_(options.link_quality),
@@ -32,21 +31,10 @@ EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
 
 Status EthtoolComponent::Start(MonitorContext& ctx) {
   (void)ctx;
-  if (open_sources_) {
-    auto ioctl_source = std::make_unique<IoctlDriverStatisticsSource>();
-    if (Status opened = ioctl_source->Open(); opened.ok()) {
-      statistics_ = std::move(ioctl_source);
-    } else {
-      spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only",
-                   opened.message());
-    }
-    auto netlink_source = std::make_unique<LibnlEthtoolSource>();
-    if (Status opened = netlink_source->Open(); opened.ok()) {
-      netlink_ = std::move(netlink_source);
-    } else {
-      spdlog::warn("ethtool: netlink unavailable ({}); recordings only", opened.message());
-    }
-  }
+  if (!statistics_error_.empty())
+    spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only", statistics_error_);
+  if (!netlink_error_.empty())
+    spdlog::warn("ethtool: netlink unavailable ({}); recordings only", netlink_error_);
   poller_ = std::make_unique<EthtoolPoller>(fs_, paths_.host_root, paths_.sysfs_root,
                                             statistics_.get(), netlink_.get());
   return Status::Ok();

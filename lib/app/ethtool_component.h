@@ -11,11 +11,10 @@
 #include <optional>
 #include <string>
 
+#include "app/host_env.h"
 #include "app/monitor_component.h"
 #include "ethtool/ethtool_options.h"
 #include "ethtool/ethtool_poller.h"
-#include "ethtool/ioctl_driver_statistics_source.h"
-#include "ethtool/libnl_ethtool_source.h"
 #include "ethtool/link_quality_report.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -24,12 +23,10 @@ namespace rocewatch {
 
 class EthtoolComponent final : public MonitorComponent {
  public:
-  // With no sources given, Start() opens the ioctl socket and the ethtool netlink family in the
-  // daemon's network namespace; a failure leaves recordings as the only input (logged).
-  // REQUIRES: fs outlives the component.
+  // `sources` opened (HostEnv::ethtool); a null source leaves recordings as the only input (its
+  // error is logged at Start). REQUIRES: fs outlives the component.
   EthtoolComponent(EthtoolOptions options, const FileSystem& fs, const HostPaths& paths,
-                   std::unique_ptr<DriverStatisticsSource> statistics = {},
-                   std::unique_ptr<EthtoolNetlinkSource> netlink = {});
+                   EthtoolSources sources);
 
   std::string_view name() const override { return "ethtool"; }
   Status Start(MonitorContext& ctx) override;
@@ -49,7 +46,8 @@ class EthtoolComponent final : public MonitorComponent {
   const EthtoolOptions options_;
   std::unique_ptr<DriverStatisticsSource> statistics_;
   std::unique_ptr<EthtoolNetlinkSource> netlink_;
-  bool open_sources_;
+  std::string statistics_error_;
+  std::string netlink_error_;
   std::unique_ptr<EthtoolPoller> poller_;
   const FileSystem& fs_;
   const HostPaths paths_;

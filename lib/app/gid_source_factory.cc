@@ -1,14 +1,14 @@
 #include "app/gid_source_factory.h"
 
 #include "sysfs/sysfs_gid_table_source.h"
-#include "verbs/libibverbs_api.h"
 
 namespace rocewatch {
 
-StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, const FileSystem& fs,
-                                        const HostPaths& paths, size_t sysfs_max_open) {
+StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, std::unique_ptr<VerbsApi> verbs,
+                                        const FileSystem& fs, const HostPaths& paths,
+                                        size_t sysfs_max_open) {
   OpenedGidSource opened;
-  opened.verbs_api = std::make_unique<LibibverbsApi>();
+  opened.verbs_api = std::move(verbs);
   StatusOr<GidSourceSelection> selection =
       MakeGidTableSource(choice, *opened.verbs_api, [&fs, &paths, sysfs_max_open] {
         return std::unique_ptr<GidTableSource>(

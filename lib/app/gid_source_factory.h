@@ -27,10 +27,12 @@ struct OpenedGidSource {
   const std::string& fallback_reason() const { return selection.fallback_reason; }
 };
 
-// REQUIRES: fs outlives the returned source. Errors: --gid-source verbs on a host where no
-// device opens (Unavailable, with the reason and what to do). sysfs_max_open: descriptors the
-// sysfs source may keep open (0: none, everything listed and opened on every read).
-StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, const FileSystem& fs,
-                                        const HostPaths& paths, size_t sysfs_max_open = 0);
+// `verbs` is the libibverbs seam (HostEnv::verbs). REQUIRES: fs outlives the returned source.
+// Errors: --gid-source verbs on a host where no device opens (Unavailable, with the reason and
+// what to do). sysfs_max_open: descriptors the sysfs source may keep open (0: none, everything
+// listed and opened on every read).
+StatusOr<OpenedGidSource> OpenGidSource(GidSourceChoice choice, std::unique_ptr<VerbsApi> verbs,
+                                        const FileSystem& fs, const HostPaths& paths,
+                                        size_t sysfs_max_open = 0);
 
 }  // namespace rocewatch

@@ -57,7 +57,7 @@ void Monitor::Stop() {
 void Monitor::SchedulePeriodic(MonoTime at) {
   next_periodic_ = at;
   periodic_timer_ = loop_.ScheduleAt(at, [this] {
-    (void)PollNow("interval");
+    (void)Poll("interval", SnapshotTrigger::kPeriodic);
     // Keep a steady cadence; if a poll overran whole intervals, skip them rather than burst.
     MonoTime next = next_periodic_ + options_.interval;
     MonoTime now = clock().Now();
@@ -102,7 +102,7 @@ void Monitor::RecordEvent(std::string_view what, Severity severity) {
   }
 }
 
-Status Monitor::PollNow(std::string_view reason) {
+Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
   MonoTime begin = clock().Now();
   StatusOr<NodeSnapshot> snapshot = source_.Take();
   if (!snapshot.ok()) {
@@ -139,7 +139,7 @@ Status Monitor::PollNow(std::string_view reason) {
   poll_duration_sum_ += seconds;
   ++polls_;
   last_poll_unix_.store(clock().UnixSeconds(), std::memory_order_relaxed);
-  if (observer_) observer_(latest_, reason);
+  if (observer_) observer_(latest_, trigger);
   Publish();
   return Status::Ok();
 }

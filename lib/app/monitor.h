@@ -33,11 +33,14 @@ struct MonitorOptions {
   Duration settle = std::chrono::milliseconds(100);
 };
 
+// Why a snapshot was taken: the periodic timer, or a request (an event, a test).
+enum class SnapshotTrigger { kPeriodic, kRequested };
+
 class Monitor final : public MonitorContext {
  public:
   using PublishSink = std::function<void(std::vector<prometheus::MetricFamily>)>;
-  // Called after every snapshot, with the reason ("interval", or the reason of the request).
-  using SnapshotObserver = std::function<void(const NodeSnapshot&, std::string_view reason)>;
+  // Called after every snapshot, with what triggered it.
+  using SnapshotObserver = std::function<void(const NodeSnapshot&, SnapshotTrigger trigger)>;
   // Called for every RecordEvent, with the Unix time it was recorded.
   using EventObserver = std::function<void(double unix_seconds, std::string_view what)>;
   // Called with every publish: the current findings with their times, and the recent events.
@@ -63,7 +66,7 @@ class Monitor final : public MonitorContext {
   void Stop();
 
   // Takes a snapshot now, runs the components and publishes. Returns the source's status.
-  Status PollNow(std::string_view reason);
+  Status PollNow(std::string_view reason) { return Poll(reason, SnapshotTrigger::kRequested); }
 
   // Unix time of the last completed poll (0 before the first). Thread-safe.
   double last_poll_unix() const { return last_poll_unix_.load(std::memory_order_relaxed); }
@@ -86,6 +89,7 @@ class Monitor final : public MonitorContext {
   void RecordEvent(std::string_view what, Severity severity) override;
 
  private:
+  Status Poll(std::string_view reason, SnapshotTrigger trigger);
   void SchedulePeriodic(MonoTime at);
   void Publish();
   void AppendOwnMetrics(MetricFamilies& out) const;

@@ -1,7 +1,6 @@
 #include "app/netlink_component.h"
 
 #include "app/netdev_metrics.h"
-#include "netlink/libnl_rtnetlink_source.h"
 
 namespace rocewatch {
 namespace {
@@ -16,11 +15,6 @@ NetlinkComponent::NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSou
 NetlinkComponent::~NetlinkComponent() = default;
 
 Status NetlinkComponent::Start(MonitorContext& ctx) {
-  if (!source_) {
-    LibnlRtnetlinkSource::Options source_options;
-    source_options.receive_buffer_bytes = options_.receive_buffer_bytes;
-    source_ = std::make_unique<LibnlRtnetlinkSource>(ctx.clock(), source_options);
-  }
   listener_ =
       std::make_unique<NetlinkListener>(*source_, ctx.clock(), ctx.rnic_netdevs(), options_.health);
   listener_->set_on_changes([this, &ctx](const auto& changes, const auto& narration) {

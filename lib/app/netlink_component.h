@@ -19,7 +19,6 @@ namespace rocewatch {
 
 struct NetlinkComponentOptions {
   NetdevHealthConfig health;
-  int receive_buffer_bytes = 4 << 20;  // SO_RCVBUF of the event socket
   // Why a netdev's link went down ("bad signal integrity (...)", "" when unknown): asked when a
   // carrier-down event is reported, and appended to its line.
   std::function<std::string(const std::string& netdev)> link_down_reason;
@@ -29,8 +28,9 @@ class NetlinkComponent final : public MonitorComponent {
  public:
   using Options = NetlinkComponentOptions;
 
-  // With no source, Start() opens a LibnlRtnetlinkSource in the daemon's network namespace.
-  explicit NetlinkComponent(Options options = {}, std::unique_ptr<RtnetlinkSource> source = {});
+  // Start() opens `source` (HostEnv::rtnetlink) in the calling thread's network namespace.
+  // REQUIRES: source is not null.
+  NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source);
   ~NetlinkComponent() override;
 
   std::string_view name() const override { return "netlink"; }

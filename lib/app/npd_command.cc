@@ -23,9 +23,9 @@ std::string FailureReason(const std::string& errors) {
 
 }  // namespace
 
-int RunDiagnoseForNpd(const DiagnoseOptions& options, std::ostream& out) {
+int RunDiagnoseForNpd(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out) {
   std::ostringstream errors;
-  int status = RunDiagnose(options, out, errors, /*out_is_terminal=*/false);
+  int status = RunDiagnose(env, options, out, errors, /*out_is_terminal=*/false);
   if (status == kNpdOk || status == kNpdNonOk) return status;
   return ReportNpdCouldNotRun(FailureReason(errors.str()), out);
 }

@@ -7,12 +7,13 @@
 #include <ostream>
 #include <string_view>
 
+#include "app/host_env.h"
 #include "app/options.h"
 
 namespace rocewatch {
 
 // REQUIRES: options.npd.
-int RunDiagnoseForNpd(const DiagnoseOptions& options, std::ostream& out);
+int RunDiagnoseForNpd(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out);
 
 // For failures before diagnose runs (bad flags): the Unknown line on `out`; returns 2.
 int ReportNpdCouldNotRun(std::string_view reason, std::ostream& out);

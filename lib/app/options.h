@@ -11,6 +11,7 @@
 #include "ethtool/ethtool_options.h"
 #include "export/http_fetch.h"
 #include "export/listen_address.h"
+#include "netlink/rtnetlink_source.h"
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
 
@@ -40,7 +41,7 @@ struct RunOptions {
   std::optional<uint32_t> expected_gid_index;
   // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier
   // returns an address lost in a flap may stay away before rocewatch_ip_missing is set.
-  int netlink_receive_buffer = 4 << 20;
+  int netlink_receive_buffer = kDefaultNetlinkReceiveBufferBytes;
   Duration ip_missing_grace = std::chrono::seconds(15);
   TrafficOptions traffic;     // --traffic-* (docs/detection.md)
   EthtoolOptions ethtool;     // --ethtool-interval, --optics-interval, ... (docs/detection.md)

@@ -6,21 +6,12 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
-#include <atomic>
-
 #include "app/components.h"
-#include "app/gid_source_factory.h"
-#include "app/inventory_snapshot_source.h"
-#include "app/monitor.h"
-#include "app/service_status_reporter.h"
 #include "build_info.h"
 #include "core/duration.h"
-#include "export/metrics_server.h"
-#include "gid/state_file_lock.h"
 #include "os/attribute_reader.h"
 #include "os/boot_id.h"
 #include "os/open_file_limit.h"
-#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 namespace {
@@ -55,7 +46,107 @@ class SignalFd {
 
 }  // namespace
 
-int RunDaemon(const RunOptions& options) {
+Daemon::Daemon(const HostEnv& env, const RunOptions& options)
+    : env_(env), options_(options), loop_(*env.clock) {}
+
+Daemon::~Daemon() {
+  server_.reset();  // no scrape reaches the collectable or the monitor after this
+  if (monitor_ && !stopped_) monitor_->Stop();
+}
+
+StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const HostEnv& env, const RunOptions& options,
+                                                Resources resources) {
+  std::unique_ptr<Daemon> daemon(new Daemon(env, options));
+  Status opened = daemon->Open(resources);
+  if (!opened.ok()) return opened;
+  return daemon;
+}
+
+Status Daemon::Open(Resources resources) {
+  // One daemon per state file, checked before anything else: a second daemon must not touch it.
+  if (!options_.state_file.empty()) {
+    StatusOr<std::unique_ptr<StateFileLock>> lock = StateFileLock::Acquire(options_.state_file);
+    if (lock.ok()) {
+      state_lock_ = std::move(lock).value();
+    } else if (lock.status().code() == StatusCode::kUnavailable) {
+      return lock.status();
+    } else {  // e.g. a read-only state directory: writes fail (and are counted) anyway
+      spdlog::warn("cannot lock the state file ({}): going on without the one-daemon check",
+                   lock.status().ToString());
+    }
+  }
+  const HostPaths& paths = options_.common.paths;
+  const FileSystem& fs = *env_.attributes;
+  const Clock& clock = *env_.clock;
+  const size_t gid_budget = resources.kept_descriptors / 2;
+  StatusOr<OpenedGidSource> gids =
+      OpenGidSource(options_.common.gid_source, env_.verbs(), fs, paths, gid_budget);
+  if (!gids.ok()) return gids.status();
+  gids_ = std::move(gids).value();
+  if (!gids_.fallback_reason().empty())
+    spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids_.fallback_reason());
+  poller_ = std::make_unique<SysfsPoller>(fs, paths.sysfs_root, &gids_.source(),
+                                          resources.kept_descriptors - gid_budget);
+  source_ = std::make_unique<InventorySnapshotSource>(
+      *poller_, gids_.source(), clock,
+      GidReadPolicy{options_.gid_backstop, std::chrono::seconds(10)},
+      SysfsCadence{options_.slow_counter_interval, options_.listing_backstop});
+  monitor_ = std::make_unique<Monitor>(loop_, *source_,
+                                       MonitorOptions{options_.interval, options_.settle});
+  ComponentSet components =
+      BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
+  for (auto& component : components.all) monitor_->AddComponent(std::move(component));
+
+  monitor_->SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
+    metrics_->Publish(std::move(families));
+    published_.store(true, std::memory_order_release);
+  });
+  // GET /api/v1/findings: built here, on the loop thread, served as is.
+  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  monitor_->SetFindingsSink([this, boot_id](const std::vector<TimedFinding>& current,
+                                            const std::deque<RecordedEvent>& events) {
+    findings_->Publish(DaemonFindingsToJson(current, events, boot_id)
+                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  });
+
+  spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
+               kGitRevision, paths.sysfs_root, gids_.source().name(),
+               FormatDuration(options_.interval));
+  // The port is bound before the first snapshot: a start that fails (port in use) must not have
+  // written anything. /healthz answers 503 and /metrics is empty until the first poll is published.
+  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
+  const double stall_after = std::max(10.0, 3 * ToSeconds(options_.interval));
+  auto live = [this, &clock, stall_after] {
+    return published_.load(std::memory_order_acquire) &&
+           clock.UnixSeconds() - monitor_->last_poll_unix() < stall_after;
+  };
+  StatusOr<std::unique_ptr<MetricsServer>> server =
+      MetricsServer::Start(options_.listen, metrics_, live, findings_);
+  if (!server.ok()) return server.status();
+  server_ = std::move(server).value();
+  Status started = monitor_->Start();
+  if (!started.ok())
+    return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());
+  spdlog::info("first snapshot: {} RDMA device(s)", monitor_->latest_snapshot().devices.size());
+  spdlog::info("serving /metrics, /healthz and /api/v1/findings on port {}", server_->port());
+
+  // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
+  // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
+  service_ = std::make_unique<ServiceStatusReporter>(loop_, *env_.notifier, live);
+  service_->Start();
+  service_->Ready(fmt::format("serving {} RDMA device(s) on port {}",
+                              monitor_->latest_snapshot().devices.size(), server_->port()));
+  return Status::Ok();
+}
+
+void Daemon::Run() {
+  loop_.Run();
+  service_->Stopping();
+  monitor_->Stop();
+  stopped_ = true;
+}
+
+int RunDaemon(const HostEnv& env, const RunOptions& options) {
   // One malloc arena and a low trim threshold, set before any thread starts: otherwise the scrape
   // threads' copies of the exposition live in arenas of their own and freed memory stays mapped
   // (peak RSS 12.5 -> 11.4 MiB on a 16-rail node, docs/benchmarks.md). glibc; a no-op elsewhere.
@@ -66,99 +157,20 @@ int RunDaemon(const RunOptions& options) {
     spdlog::error("cannot create signalfd");
     return 1;
   }
-  // One daemon per state file, checked before anything else: a second daemon must not touch it.
-  std::unique_ptr<StateFileLock> state_lock;
-  if (!options.state_file.empty()) {
-    StatusOr<std::unique_ptr<StateFileLock>> lock = StateFileLock::Acquire(options.state_file);
-    if (lock.ok()) {
-      state_lock = std::move(lock).value();
-    } else if (lock.status().code() == StatusCode::kUnavailable) {
-      spdlog::error("{}", lock.status().message());
-      return 1;
-    } else {  // e.g. a read-only state directory: writes fail (and are counted) anyway
-      spdlog::warn("cannot lock the state file ({}): going on without the one-daemon check",
-                   lock.status().ToString());
-    }
-  }
-  SystemClock clock;
-  // The daemon reads sysfs attributes, its state file and /proc/sys files: one read() each.
-  PosixFileSystem fs(PosixFileSystem::Options{.stop_at_short_read = true});
-  // Processes' maps and environ are seq_file-backed and read short before their end.
-  PosixFileSystem procfs;
-  EventLoop loop(clock);
-  const HostPaths& paths = options.common.paths;
-
   // One descriptor kept open per polled sysfs attribute (os/attribute_reader.h): the counters
   // and port attributes first, the rest for the sysfs GID slots.
   StatusOr<uint64_t> open_file_limit = RaiseOpenFileLimit();
   const size_t descriptor_budget =
       KeptDescriptorBudget(open_file_limit.ok() ? *open_file_limit : 1024);
-  const size_t gid_budget = descriptor_budget / 2;
   spdlog::info("open-file limit {}: up to {} sysfs descriptors kept open",
                open_file_limit.ok() ? *open_file_limit : 0, descriptor_budget);
-  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, fs, paths, gid_budget);
-  if (!gids.ok()) {
-    spdlog::error("{}", gids.status().message());
+  StatusOr<std::unique_ptr<Daemon>> daemon =
+      Daemon::Start(env, options, Daemon::Resources{descriptor_budget});
+  if (!daemon.ok()) {
+    spdlog::error("{}", daemon.status().message());
     return 1;
   }
-  if (!gids->fallback_reason().empty())
-    spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids->fallback_reason());
-  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), descriptor_budget - gid_budget);
-  InventorySnapshotSource source(
-      poller, gids->source(), clock, GidReadPolicy{options.gid_backstop, std::chrono::seconds(10)},
-      SysfsCadence{options.slow_counter_interval, options.listing_backstop});
-  Monitor monitor(loop, source, MonitorOptions{options.interval, options.settle});
-  for (auto& component : BuildComponents({options, fs, gids->verbs_devices(), &procfs}))
-    monitor.AddComponent(std::move(component));
-
-  auto metrics = std::make_shared<SnapshotCollectable>();
-  std::atomic<bool> published{false};  // /healthz: 503 until the first exposition is served
-  monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
-    metrics->Publish(std::move(families));
-    published.store(true, std::memory_order_release);
-  });
-  // GET /api/v1/findings: built here, on the loop thread, served as is.
-  auto findings = std::make_shared<PublishedDocument>();
-  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
-  monitor.SetFindingsSink(
-      [&](const std::vector<TimedFinding>& current, const std::deque<RecordedEvent>& events) {
-        findings->Publish(DaemonFindingsToJson(current, events, boot_id)
-                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-      });
-
-  spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
-               kGitRevision, paths.sysfs_root, gids->source().name(),
-               FormatDuration(options.interval));
-  // The port is bound before the first snapshot: a start that fails (port in use) must not have
-  // written anything. /healthz answers 503 and /metrics is empty until the first poll is published.
-  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
-  const double stall_after = std::max(10.0, 3 * ToSeconds(options.interval));
-  auto live = [&monitor, &clock, &published, stall_after] {
-    return published.load(std::memory_order_acquire) &&
-           clock.UnixSeconds() - monitor.last_poll_unix() < stall_after;
-  };
-  StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options.listen, metrics, live, findings);
-  if (!server.ok()) {
-    spdlog::error("{}", server.status().message());
-    return 1;
-  }
-  Status started = monitor.Start();
-  if (!started.ok()) {
-    spdlog::error("cannot read the RDMA devices: {}", started.ToString());
-    return 1;
-  }
-  spdlog::info("first snapshot: {} RDMA device(s)", monitor.latest_snapshot().devices.size());
-  spdlog::info("serving /metrics, /healthz and /api/v1/findings on port {}", (*server)->port());
-
-  // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
-  // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
-  SystemdNotifier notifier;
-  ServiceStatusReporter service(loop, notifier, live);
-  service.Start();
-  service.Ready(fmt::format("serving {} RDMA device(s) on port {}",
-                            monitor.latest_snapshot().devices.size(), (*server)->port()));
-
+  EventLoop& loop = (*daemon)->loop();
   loop.WatchFd(signals.fd(), [&](short) {
     int signo = signals.Read();
     if (signo == 0) return;
@@ -172,9 +184,7 @@ int RunDaemon(const RunOptions& options) {
     spdlog::info("received {}, stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
     loop.Stop();
   });
-  loop.Run();
-  service.Stopping();
-  monitor.Stop();
+  (*daemon)->Run();
   spdlog::info("stopped");
   return 0;
 }

@@ -1,11 +1,75 @@
 #pragma once
 // `rocewatch run`: the daemon. Watches, detects and serves metrics until SIGTERM/SIGINT.
 
+#include <atomic>
+#include <cstddef>
+#include <memory>
+
+#include "app/gid_source_factory.h"
+#include "app/host_env.h"
+#include "app/inventory_snapshot_source.h"
+#include "app/monitor.h"
 #include "app/options.h"
+#include "app/service_status_reporter.h"
+#include "core/event_loop.h"
+#include "export/metrics_server.h"
+#include "gid/state_file_lock.h"
+#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 
-// Returns the process exit status: 0 after a clean stop, 1 if it could not start.
-int RunDaemon(const RunOptions& options);
+// The daemon's pipeline, wired once for `rocewatch run` and for tests: the GID source, the sysfs
+// poller, the Monitor with every component, the metrics server and the systemd status, all on
+// `env`. Start() leaves it serving with its first snapshot published; polls then come from Run()
+// (the loop's timers) or, in tests, from monitor().PollNow() on the caller's thread.
+// Threading: the caller's thread is the loop thread; the metrics server has its own threads.
+class Daemon {
+ public:
+  // Sysfs descriptors the daemon may keep open (half for GID slots, half for the counters and
+  // port attributes); RunDaemon derives it from the open-file limit.
+  struct Resources {
+    size_t kept_descriptors = 4096;
+  };
+
+  // Errors: Unavailable when another daemon holds options.state_file; the GID source, the
+  // listen port or the first snapshot failing (a one-line reason, nothing written).
+  // REQUIRES: env outlives the daemon.
+  static StatusOr<std::unique_ptr<Daemon>> Start(const HostEnv& env, const RunOptions& options,
+                                                 Resources resources);
+  ~Daemon();
+  Daemon(const Daemon&) = delete;
+  Daemon& operator=(const Daemon&) = delete;
+
+  // Runs the event loop until loop().Stop(), then stops the components (state flushed).
+  void Run();
+
+  EventLoop& loop() { return loop_; }
+  Monitor& monitor() { return *monitor_; }
+  int port() const { return server_->port(); }
+  const char* gid_source_name() { return gids_.source().name(); }
+
+ private:
+  Daemon(const HostEnv& env, const RunOptions& options);
+  Status Open(Resources resources);
+
+  const HostEnv& env_;
+  const RunOptions options_;
+  std::unique_ptr<StateFileLock> state_lock_;
+  EventLoop loop_;
+  OpenedGidSource gids_;
+  std::unique_ptr<SysfsPoller> poller_;
+  std::unique_ptr<InventorySnapshotSource> source_;
+  std::unique_ptr<Monitor> monitor_;
+  std::shared_ptr<SnapshotCollectable> metrics_ = std::make_shared<SnapshotCollectable>();
+  std::shared_ptr<PublishedDocument> findings_ = std::make_shared<PublishedDocument>();
+  std::atomic<bool> published_{false};  // /healthz: 503 until the first exposition is served
+  std::unique_ptr<MetricsServer> server_;
+  std::unique_ptr<ServiceStatusReporter> service_;
+  bool stopped_ = false;
+};
+
+// Returns the process exit status: 0 after a clean stop (SIGTERM, SIGINT), 1 if it could not
+// start. REQUIRES: called before any other thread exists (it blocks the stop signals).
+int RunDaemon(const HostEnv& env, const RunOptions& options);
 
 }  // namespace rocewatch

@@ -131,14 +131,14 @@ void CheckForeignPolicyRules(const ConfigurationCheckInput& input, std::vector<F
   }
   std::vector<std::string> rules;
   std::set<std::string> subjects;
-  for (const RoutingPolicyRule& rule : *input.policy_rules) {
-    std::string from = rule.source.substr(0, rule.source.find('/'));
-    bool tied = rnic_addresses.count(from) != 0 || rnic_netdevs.count(rule.iif) != 0 ||
-                rnic_netdevs.count(rule.oif) != 0;
+  for (const PolicyRule& rule : *input.policy_rules) {
+    const std::string& from = rule.src;
+    bool tied = rnic_addresses.count(from) != 0 || rnic_netdevs.count(rule.iifname) != 0 ||
+                rnic_netdevs.count(rule.oifname) != 0;
     if (!tied) continue;
     rules.push_back(rule.ToString());
-    if (!rule.iif.empty() && rnic_netdevs.count(rule.iif)) subjects.insert(rule.iif);
-    if (!rule.oif.empty() && rnic_netdevs.count(rule.oif)) subjects.insert(rule.oif);
+    if (!rule.iifname.empty() && rnic_netdevs.count(rule.iifname)) subjects.insert(rule.iifname);
+    if (!rule.oifname.empty() && rnic_netdevs.count(rule.oifname)) subjects.insert(rule.oifname);
     if (input.netdevs != nullptr)
       for (const auto& [name, state] : *input.netdevs)
         for (const IpAddress& a : state.addresses)

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "core/clock.h"
-#include "diagnose/routing_policy_rule.h"
 #include "hostconfig/host_network_config.h"
 #include "model/finding.h"
 #include "model/netdev.h"
 #include "model/node.h"
+#include "model/policy_rule.h"
 #include "nccl/nccl_process_scan.h"
 
 namespace rocewatch {
@@ -52,8 +52,9 @@ struct ConfigurationCheckInput {
   const HostNetworkConfig* host = nullptr;
   // NCCL settings of running processes. Optional: the NCCL checks need it.
   const NcclProcessScan* nccl = nullptr;
-  // Policy rules of the host; the foreign-rules check only runs when they are known.
-  const std::vector<RoutingPolicyRule>* policy_rules = nullptr;
+  // Policy rules of the host (at least those tied to the RNIC netdevs); the foreign-rules check
+  // only runs when they are known.
+  const std::vector<PolicyRule>* policy_rules = nullptr;
   // The outage a configuration must ride out: "a flap of a few seconds" (half of the short
   // flaps of the public GID-drift incident report recovered within seconds) plus link training.
   // Carrier-loss grace periods and NCCL's retransmission budget are compared with it.

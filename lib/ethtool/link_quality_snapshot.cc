@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "ethtool/ethtool_samples.h"
-#include "ethtool/live_ethtool_sources.h"
 
 namespace rocewatch {
 namespace {
@@ -110,14 +109,6 @@ LinkQualityLook LookAtLinkQuality(EthtoolPoller& poller, const std::vector<std::
   }
   for (Finding& f : OneShotLinkQualityFindings(look.entries)) look.findings.push_back(std::move(f));
   return look;
-}
-
-LinkQualityLook ReadLinkQualityOnce(const FileSystem& fs, const HostPaths& paths,
-                                    const std::vector<std::string>& netdevs, const Clock& clock,
-                                    const WaitFor& wait, const LinkQualityLookOptions& options) {
-  LiveEthtoolSources live;
-  EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, live.statistics(), live.netlink());
-  return LookAtLinkQuality(poller, netdevs, clock, wait, options);
 }
 
 }  // namespace rocewatch

@@ -43,14 +43,10 @@ struct LinkQualityLook {
   std::vector<Finding> findings;
 };
 
+// The poller reads through the ethtool sources of the host environment (HostEnv::ethtool).
 // REQUIRES: poller, clock and wait outlive the call.
 LinkQualityLook LookAtLinkQuality(EthtoolPoller& poller, const std::vector<std::string>& netdevs,
                                   const Clock& clock, const WaitFor& wait,
                                   const LinkQualityLookOptions& options);
-
-// The same with the ethtool sources of the calling thread's network namespace.
-LinkQualityLook ReadLinkQualityOnce(const FileSystem& fs, const HostPaths& paths,
-                                    const std::vector<std::string>& netdevs, const Clock& clock,
-                                    const WaitFor& wait, const LinkQualityLookOptions& options);
 
 }  // namespace rocewatch

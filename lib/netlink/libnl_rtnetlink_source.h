@@ -14,10 +14,9 @@ namespace rocewatch {
 class LibnlRtnetlinkSource final : public RtnetlinkSource {
  public:
   struct Options {
-    // SO_RCVBUF of the event socket (the kernel doubles it). libnl's default is 32 KiB, which a
-    // burst of a few hundred address events overruns. SO_RCVBUFFORCE is tried first (root), so
-    // the value is not capped by net.core.rmem_max there. Tests set it tiny to force overruns.
-    int receive_buffer_bytes = 4 << 20;
+    // SO_RCVBUF of the event socket. SO_RCVBUFFORCE is tried first (root), so the value is not
+    // capped by net.core.rmem_max there. Tests set it tiny to force overruns.
+    int receive_buffer_bytes = kDefaultNetlinkReceiveBufferBytes;
     // Receives per ReadPending call, so that a storm does not starve the rest of the event loop.
     int max_receives_per_read = 4096;
   };

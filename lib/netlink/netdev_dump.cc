@@ -1,7 +1,6 @@
 #include "netlink/netdev_dump.h"
 
 #include "model/policy_rule.h"
-#include "netlink/libnl_rtnetlink_source.h"
 #include "netlink/netdev_tracker.h"
 
 namespace rocewatch {
@@ -26,18 +25,12 @@ StatusOr<NetdevDumpReport> DumpNetdevs(RtnetlinkSource& source,
   for (const std::string& name : names)
     if (!tracker.Find(name)) report.absent.push_back(name);
   for (const PolicyRule& rule : tracker.rules()) {
-    bool covers = false;
+    bool tied = names.count(rule.iifname) != 0 || names.count(rule.oifname) != 0;
     for (const NetdevState& n : report.netdevs)
-      for (const IpAddress& a : n.addresses) covers = covers || RuleCoversAddress(rule, a);
-    if (covers) report.rules.push_back(rule);
+      for (const IpAddress& a : n.addresses) tied = tied || RuleCoversAddress(rule, a);
+    if (tied) report.rules.push_back(rule);
   }
   return report;
-}
-
-StatusOr<NetdevDumpReport> DumpNetdevs(const std::set<std::string>& names) {
-  SystemClock clock;
-  LibnlRtnetlinkSource source(clock);
-  return DumpNetdevs(source, names);
 }
 
 }  // namespace rocewatch

@@ -1,6 +1,7 @@
 #pragma once
-// A one-shot read of RNIC netdevs for `rocewatch diagnose`: their link state and addresses, and the
-// policy routing tied to their addresses, in the network namespace of the calling thread.
+// A one-shot read of RNIC netdevs for `rocewatch diagnose` and `rocewatch collect` (through
+// NetlinkNetdevReader): their link state and addresses, and the policy routing tied to them, in
+// the network namespace of the calling thread, through the daemon's rtnetlink source and tracker.
 
 #include <set>
 #include <string>
@@ -16,13 +17,13 @@ namespace rocewatch {
 struct NetdevDumpReport {
   std::vector<NetdevState> netdevs;  // those of the requested names that exist, by name
   std::vector<std::string> absent;   // requested names with no such interface
-  std::vector<PolicyRule> rules;     // rules whose source covers an address of those netdevs
+  std::vector<PolicyRule> rules;     // rules whose source covers an address of those netdevs, or
+                                     // whose iif/oif is one of them
   std::vector<Route> routes;         // routes through those netdevs (not the local table)
 };
 
-// Dumps through a LibnlRtnetlinkSource. Errors: IoError when rtnetlink cannot be read.
-StatusOr<NetdevDumpReport> DumpNetdevs(const std::set<std::string>& names);
-// The same from a given (possibly fake) source; opens it if needed.
+// One dump of `source` (HostEnv::rtnetlink; opened if needed). Errors: IoError when rtnetlink
+// cannot be read.
 StatusOr<NetdevDumpReport> DumpNetdevs(RtnetlinkSource& source, const std::set<std::string>& names);
 
 }  // namespace rocewatch

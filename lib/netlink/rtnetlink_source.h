@@ -9,6 +9,10 @@
 
 namespace rocewatch {
 
+// SO_RCVBUF of the event socket unless --netlink-receive-buffer says otherwise (the kernel
+// doubles it). libnl's default is 32 KiB, which a burst of a few hundred address events overruns.
+inline constexpr int kDefaultNetlinkReceiveBufferBytes = 4 << 20;
+
 class RtnetlinkSource {
  public:
   enum class ReadResult {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/status.h"
+#include "os/file_system.h"
 #include "os/netdev_reader.h"
 
 namespace rocewatch {

@@ -51,9 +51,11 @@ class EthtoolComponentTest : public ::testing::Test {
     source_.node = node;
     fs_.AddFile("/host/sys/class/net/ens1f0np0/speed", "100000\n");
     EthtoolOptions options;
+    EthtoolSources kernel;
+    kernel.statistics = std::make_unique<NoKernel>();
+    kernel.netlink = std::make_unique<NoKernel>();
     auto component = std::make_unique<EthtoolComponent>(options, fs_, HostPaths::ForRoots("/host"),
-                                                        std::make_unique<NoKernel>(),
-                                                        std::make_unique<NoKernel>());
+                                                        std::move(kernel));
     ethtool_ = component.get();
     monitor_.AddComponent(std::move(component));
     monitor_.SetEventObserver(

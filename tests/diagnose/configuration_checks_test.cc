@@ -62,6 +62,20 @@ NetdevState Netdev(const std::string& name, const std::vector<std::string>& addr
 // A two-rail node (mlx5_0 on ens1f0np0, mlx5_1 on ens2f0np0), healthy: each rail's RoCE v2
 // IPv4 GID at index 3, ifupdown keeps the addresses. Tests change one thing and look at one
 // check id.
+// `from <src_cidr> oif <oif> lookup <table> prio <priority>` ("" for from all / no oif).
+PolicyRule Rule(const std::string& src_cidr, const std::string& oif, uint32_t table,
+                uint32_t priority) {
+  PolicyRule rule;
+  if (!src_cidr.empty()) {
+    rule.src = src_cidr.substr(0, src_cidr.find('/'));
+    rule.src_len = static_cast<uint8_t>(std::stoi(src_cidr.substr(src_cidr.find('/') + 1)));
+  }
+  rule.oifname = oif;
+  rule.table = table;
+  rule.priority = priority;
+  return rule;
+}
+
 class ConfigurationChecksTest : public ::testing::Test {
  protected:
   ConfigurationChecksTest() {
@@ -105,7 +119,7 @@ class ConfigurationChecksTest : public ::testing::Test {
   NodeSnapshot snapshot_;
   std::optional<NodeSnapshot> earlier_;
   std::map<std::string, NetdevState> netdevs_;
-  std::vector<RoutingPolicyRule> rules_;
+  std::vector<PolicyRule> rules_;
   HostRootBuilder host_;
   ConfigurationFacts facts_;
 };
@@ -175,24 +189,23 @@ TEST_F(ConfigurationChecksTest, NetworkdKeepingConfigurationStaysQuiet) {
 
 TEST_F(ConfigurationChecksTest, NetworkdManagingForeignRulesWhileRnicRulesExistWarns) {
   host_.Process(655, "systemd-network");
-  rules_ = {{AddressFamily::kIpv4, "10.0.0.2/32", "", "", 101, 32765},
-            {AddressFamily::kIpv4, "", "", "", 254, 32766}};
+  rules_ = {Rule("10.0.0.2/32", "", 101, 32765), Rule("", "", 254, 32766)};
   std::vector<Finding> f = Run(check_id::kNetworkdManagesForeignPolicyRules);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].subject, "ens1f0np0");
-  EXPECT_THAT(f[0].message, HasSubstr("32765: from 10.0.0.2/32 lookup 101"));
+  EXPECT_THAT(f[0].message, HasSubstr("from 10.0.0.2/32 lookup 101 prio 32765"));
   EXPECT_THAT(f[0].message, HasSubstr("not set in networkd.conf: defaults to yes"));
   EXPECT_THAT(f[0].message, Not(HasSubstr("32766")));
 }
 
 TEST_F(ConfigurationChecksTest, ForeignRulesStayQuietWhenNetworkdLeavesThemAlone) {
   host_.Process(655, "systemd-network");
-  rules_ = {{AddressFamily::kIpv4, "", "", "ens2f0np0", 102, 32764}};
+  rules_ = {Rule("", "ens2f0np0", 102, 32764)};
   host_.File("/etc/systemd/networkd.conf", "[Network]\nManageForeignRoutingPolicyRules=no\n");
   EXPECT_TRUE(Run(check_id::kNetworkdManagesForeignPolicyRules).empty());
   host_.File("/etc/systemd/networkd.conf", "");
   EXPECT_EQ(Run(check_id::kNetworkdManagesForeignPolicyRules).size(), 1u);
-  rules_ = {{AddressFamily::kIpv4, "192.168.0.5/32", "", "", 200, 100}};  // not an RNIC's
+  rules_ = {Rule("192.168.0.5/32", "", 200, 100)};  // not an RNIC's
   EXPECT_TRUE(Run(check_id::kNetworkdManagesForeignPolicyRules).empty());
 }
 

@@ -1,6 +1,8 @@
 // Policy routing of an RNIC address (ip rule from <ip> lookup 100, a route in table 100) deleted
 // while the address stays: detected.
+#include "app/host_env.h"
 #include "netlink/netdev_dump.h"
+#include "netlink/netlink_netdev_reader.h"
 #include "netlink_netns_fixture.h"
 
 namespace rocewatch {
@@ -54,9 +56,27 @@ TEST_F(NetlinkPolicyTest, AddressAndRuleGoneTogetherIsNotARoutingFinding) {
   EXPECT_TRUE(Policy()->missing_rules.empty());
 }
 
+// diagnose and collect: the real host's rtnetlink source, one dump, the reader they use.
 TEST_F(NetlinkPolicyTest, OneShotDumpForDiagnoseSeesTheNetdevAndItsPolicyRouting) {
+  RealHostEnv host;
   StatusOr<NetdevDumpReport> report = Status::Internal("not run");
-  ASSERT_TRUE(ns_->RunInside([&] { report = DumpNetdevs({kRnic, "absent0"}); }).ok());
+  std::map<std::string, NetdevObservation> read;
+  std::optional<std::vector<PolicyRule>> rules;
+  ASSERT_TRUE(ns_->RunInside([&] {
+                   std::unique_ptr<RtnetlinkSource> source =
+                       host.env().rtnetlink(kDefaultNetlinkReceiveBufferBytes);
+                   report = DumpNetdevs(*source, {kRnic, "absent0"});
+                   NetlinkNetdevReader reader(*source, *host.env().files, HostPaths{});
+                   read = reader.Read({kRnic, "absent0"});
+                   rules = reader.rules();
+                 })
+                  .ok());
+  EXPECT_TRUE(read[kRnic].in_namespace);
+  EXPECT_TRUE(read[kRnic].state.carrier);
+  EXPECT_FALSE(read["absent0"].in_namespace);
+  ASSERT_TRUE(rules.has_value());
+  ASSERT_EQ(rules->size(), 1u);
+  EXPECT_EQ((*rules)[0].ToString(), "from 10.77.0.1/32 lookup 100 prio 1000");
   ASSERT_TRUE(report.ok()) << report.status().ToString();
   ASSERT_EQ(report->netdevs.size(), 1u);
   EXPECT_TRUE(report->netdevs[0].carrier);

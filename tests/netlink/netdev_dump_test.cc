@@ -29,6 +29,22 @@ TEST(DumpNetdevs, NamedNetdevsTheirRulesAndRoutes) {
   EXPECT_EQ(source.opens(), 1);
 }
 
+TEST(DumpNetdevs, RulesThroughTheNetdevsAreTiedToThemToo) {
+  FakeRtnetlinkSource source;
+  source.dump().links = {MakeLink(4, "rnic0", true)};
+  PolicyRule through;  // from all oif rnic0 lookup 101
+  through.oifname = "rnic0";
+  through.table = 101;
+  PolicyRule elsewhere = through;
+  elsewhere.oifname = "eth0";
+  elsewhere.table = 102;
+  source.dump().rules = {MakeRuleMessage(through), MakeRuleMessage(elsewhere)};
+  auto report = DumpNetdevs(source, {"rnic0"});
+  ASSERT_TRUE(report.ok());
+  ASSERT_EQ(report->rules.size(), 1u);
+  EXPECT_EQ(report->rules[0].table, 101u);
+}
+
 TEST(DumpNetdevs, DumpFailureIsAnError) {
   FakeRtnetlinkSource source;
   source.FailDumps(1);

@@ -3,38 +3,25 @@
 #include <regex>
 #include <sstream>
 
-#include "app/components.h"
-
 namespace rocewatch {
 
-InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root)
-    : gids_(fs, sysfs_root),
-      poller_(fs, sysfs_root, &gids_, /*max_open=*/0),
-      source_(poller_, gids_, clock_, GidReadPolicy{Duration::zero(), Duration::zero()},
-              kReadEverythingEverySnapshot),
-      fs_(fs),
-      monitor_(loop_, source_, MonitorOptions{}) {
+InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root) : host_(fs) {
+  host_.env().clock = &clock_;
+  options_.common.paths.sysfs_root = sysfs_root;
+  options_.common.gid_source = GidSourceChoice::kSysfs;
   options_.state_file.clear();
   options_.listen = ListenAddress{"127.0.0.1", 0};
-}
-
-InProcessDaemon::~InProcessDaemon() {
-  server_.reset();  // no scrape reaches the collectable after this
-  monitor_.Stop();
+  // Read everything on every snapshot: GID tables, port attributes, listings.
+  options_.gid_backstop = Duration::zero();
+  options_.slow_counter_interval = Duration::zero();
+  options_.listing_backstop = Duration::zero();
 }
 
 Status InProcessDaemon::Start() {
-  for (auto& component : BuildComponents({options_, fs_}))
-    monitor_.AddComponent(std::move(component));
-  monitor_.SetPublishSink([metrics = metrics_](std::vector<prometheus::MetricFamily> families) {
-    metrics->Publish(std::move(families));
-  });
-  Status started = monitor_.Start();
-  if (!started.ok()) return started;
-  StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options_.listen, metrics_, [] { return true; });
-  if (!server.ok()) return server.status();
-  server_ = std::move(server).value();
+  StatusOr<std::unique_ptr<Daemon>> daemon =
+      Daemon::Start(host_.env(), options_, Daemon::Resources{/*kept_descriptors=*/0});
+  if (!daemon.ok()) return daemon.status();
+  daemon_ = std::move(daemon).value();
   return Status::Ok();
 }
 

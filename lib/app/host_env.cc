@@ -1,0 +1,45 @@
+#include "app/host_env.h"
+
+#include "consumers/recorded_pod_resources_source.h"
+#include "ethtool/ioctl_driver_statistics_source.h"
+#include "ethtool/libnl_ethtool_source.h"
+#include "netlink/libnl_rtnetlink_source.h"
+#include "verbs/libibverbs_api.h"
+
+namespace rocewatch {
+
+RealHostEnv::RealHostEnv() {
+  env_.attributes = &attributes_;
+  env_.files = &files_;
+  env_.clock = &clock_;
+  env_.notifier = &notifier_;
+  env_.verbs = [] { return std::unique_ptr<VerbsApi>(std::make_unique<LibibverbsApi>()); };
+  env_.rtnetlink = [clock = &clock_](int receive_buffer_bytes) {
+    LibnlRtnetlinkSource::Options options;
+    options.receive_buffer_bytes = receive_buffer_bytes;
+    return std::unique_ptr<RtnetlinkSource>(
+        std::make_unique<LibnlRtnetlinkSource>(*clock, options));
+  };
+  env_.ethtool = [] {
+    EthtoolSources sources;
+    auto statistics = std::make_unique<IoctlDriverStatisticsSource>();
+    if (Status opened = statistics->Open(); opened.ok()) {
+      sources.statistics = std::move(statistics);
+    } else {
+      sources.statistics_error = opened.message();
+    }
+    auto netlink = std::make_unique<LibnlEthtoolSource>();
+    if (Status opened = netlink->Open(); opened.ok()) {
+      sources.netlink = std::move(netlink);
+    } else {
+      sources.netlink_error = opened.message();
+    }
+    return sources;
+  };
+  env_.kubelet = [](const FileSystem& fs, const HostPaths& paths, const ConsumerOptions& options) {
+    return PodResourcesSourceFor(fs, paths, options);
+  };
+  env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
+}
+
+}  // namespace rocewatch
