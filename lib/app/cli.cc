@@ -149,7 +149,7 @@ std::string DefaultDaemonUrl() {
       return "http://" + host + ":" + std::to_string(address->port);
     }
   }
-  return "http://127.0.0.1:9879";
+  return DiagnoseOptions::DefaultDaemonText();
 }
 
 }  // namespace
@@ -161,11 +161,17 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Help for every subcommand");
 
   RawCommon run_common;
-  std::string listen = ":9879", interval = "1s", settle = "100ms", gid_backstop = "30s";
-  std::string state_file = "/var/lib/rocewatch/state.json";
+  // Every default comes from a default RunOptions (app/defaults.h): shown by --help, parsed like
+  // a given value.
+  const RunOptions run_defaults;
+  std::string listen = ":" + std::to_string(run_defaults.listen.port);
+  std::string interval = FormatDuration(run_defaults.interval);
+  std::string settle = FormatDuration(run_defaults.settle);
+  std::string gid_backstop = FormatDuration(run_defaults.gid_backstop);
+  std::string state_file = run_defaults.state_file;
   std::optional<uint32_t> expected_gid_index;
-  int netlink_receive_buffer = kDefaultNetlinkReceiveBufferBytes;
-  std::string ip_missing_grace = "15s";
+  int netlink_receive_buffer = run_defaults.netlink_receive_buffer;
+  std::string ip_missing_grace = FormatDuration(run_defaults.ip_missing_grace);
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
   run->add_option("--listen", listen, "HOST:PORT for /metrics and /healthz (IPv4)")
@@ -178,7 +184,8 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
                   "Through sysfs, GID tables are read after events and at least this often")
       ->envname("ROCEWATCH_GID_BACKSTOP")
       ->capture_default_str();
-  std::string slow_counter_interval = "10s", listing_backstop = "60s";
+  std::string slow_counter_interval = FormatDuration(run_defaults.slow_counter_interval);
+  std::string listing_backstop = FormatDuration(run_defaults.listing_backstop);
   run->add_option("--slow-counter-interval", slow_counter_interval,
                   "Port attributes and error/congestion counters are read this often and after "
                   "events (the byte counters every --interval)")
@@ -215,7 +222,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   EthtoolFlagValues ethtool_flags;
   AddEthtoolFlags(*run, ethtool_flags);
   // Who uses each rail (docs/detection.md, "Who uses a rail").
-  std::string consumer_scan_interval = "15s", consumer_recheck = "1h", kubelet_timeout = "2s";
+  std::string consumer_scan_interval = FormatDuration(run_defaults.consumers.scan_interval);
+  std::string consumer_recheck = FormatDuration(run_defaults.consumers.recheck_after);
+  std::string kubelet_timeout = FormatDuration(run_defaults.consumers.kubelet_timeout);
   std::string run_kubelet_socket, diagnose_kubelet_socket;
   run->add_option("--consumer-scan-interval", consumer_scan_interval,
                   "How often RDMA consumers (processes, pods, jobs) are looked for; 0 disables")
@@ -232,7 +241,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   run->add_option("--kubelet-timeout", kubelet_timeout, "Deadline of one kubelet call")
       ->envname("ROCEWATCH_KUBELET_TIMEOUT")
       ->capture_default_str();
-  std::string kubelet_interval = "1m";
+  std::string kubelet_interval = FormatDuration(run_defaults.consumers.kubelet_interval);
   run->add_option("--kubelet-interval", kubelet_interval,
                   "How often the kubelet is asked which pods hold RDMA devices (also at every "
                   "full consumer scan)")
@@ -255,7 +264,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   bool no_optics = false;
   diagnose->add_flag("--no-optics", no_optics, "Do not read transceiver pages (I2C)")
       ->envname("ROCEWATCH_NO_OPTICS");
-  std::string link_window = "2s";
+  std::string link_window = FormatDuration(DiagnoseOptions().link_window);
   diagnose
       ->add_option("--link-window", link_window,
                    "Without --watch: rate link quality and PFC from two samples this far apart "

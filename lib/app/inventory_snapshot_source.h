@@ -25,6 +25,7 @@
 // and the last tables read are carried forward in between. Through verbs (a copy under the kernel's
 // lock, no references taken) they are read on every snapshot.
 
+#include "app/defaults.h"
 #include "app/snapshot_source.h"
 #include "core/clock.h"
 #include "model/gid_table_source.h"
@@ -33,13 +34,13 @@
 namespace rocewatch {
 
 struct GidReadPolicy {
-  Duration backstop = std::chrono::seconds(30);
-  Duration hot_window = std::chrono::seconds(10);
+  Duration backstop = defaults::kGidBackstop;
+  Duration hot_window = defaults::kGidHotWindow;
 };
 
 struct SysfsCadence {
-  Duration slow = std::chrono::seconds(10);
-  Duration relist = std::chrono::seconds(60);
+  Duration slow = defaults::kSlowCounterInterval;
+  Duration relist = defaults::kListingBackstop;
 };
 
 // Everything on every snapshot: what `rocewatch diagnose` and tests that rewrite trees want.

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app/defaults.h"
 #include "app/monitor_component.h"
 #include "app/snapshot_source.h"
 #include "report/daemon_findings.h"
@@ -26,11 +27,11 @@
 namespace rocewatch {
 
 struct MonitorOptions {
-  Duration interval = std::chrono::seconds(1);
+  Duration interval = defaults::kPollInterval;
   // Delay between an event (address, link, verbs GID_CHANGE) and the snapshot it triggers: the
   // kernel updates GID tables on a workqueue shortly after the address event, and reading sysfs
   // while it does so can itself move an index (docs/design.md, "Observer effect").
-  Duration settle = std::chrono::milliseconds(100);
+  Duration settle = defaults::kSettle;
 };
 
 // Why a snapshot was taken: the periodic timer, or a request (an event, a test).

@@ -5,10 +5,13 @@
 #include <optional>
 #include <string>
 
+#include "app/defaults.h"
 #include "app/gid_source_selection.h"  // GidSourceChoice
 #include "consumers/consumer_options.h"
 #include "core/clock.h"
+#include "detect/ip_loss_detector.h"
 #include "ethtool/ethtool_options.h"
+#include "ethtool/link_quality_snapshot.h"
 #include "export/http_fetch.h"
 #include "export/listen_address.h"
 #include "netlink/rtnetlink_source.h"
@@ -26,23 +29,23 @@ struct CommonOptions {
 
 struct RunOptions {
   CommonOptions common;
-  ListenAddress listen{"", 9879};
-  Duration interval = std::chrono::seconds(1);
-  Duration settle = std::chrono::milliseconds(100);
+  ListenAddress listen{"", defaults::kListenPort};
+  Duration interval = defaults::kPollInterval;
+  Duration settle = defaults::kSettle;
   // Through sysfs, GID tables are read after events and at least this often (see
   // app/inventory_snapshot_source.h); through verbs, on every poll.
-  Duration gid_backstop = std::chrono::seconds(30);
+  Duration gid_backstop = defaults::kGidBackstop;
   // Port attributes and every counter but the byte counters are read this often and after events;
   // directory listings after events and at least every listing_backstop (see
   // app/inventory_snapshot_source.h).
-  Duration slow_counter_interval = std::chrono::seconds(10);
-  Duration listing_backstop = std::chrono::seconds(60);
-  std::string state_file = "/var/lib/rocewatch/state.json";  // empty: no persistence
+  Duration slow_counter_interval = defaults::kSlowCounterInterval;
+  Duration listing_backstop = defaults::kListingBackstop;
+  std::string state_file = defaults::kStateFile;  // empty: no persistence
   std::optional<uint32_t> expected_gid_index;
   // Netlink listener (docs/netlink.md): SO_RCVBUF of the event socket, and how long after carrier
   // returns an address lost in a flap may stay away before rocewatch_ip_missing is set.
   int netlink_receive_buffer = kDefaultNetlinkReceiveBufferBytes;
-  Duration ip_missing_grace = std::chrono::seconds(15);
+  Duration ip_missing_grace = IpLossConfig{}.grace;
   TrafficOptions traffic;     // --traffic-* (docs/detection.md)
   EthtoolOptions ethtool;     // --ethtool-interval, --optics-interval, ... (docs/detection.md)
   ConsumerOptions consumers;  // --consumer-*, --kubelet-* (docs/detection.md, "Who uses a rail")
@@ -55,16 +58,21 @@ struct DiagnoseOptions {
   // node-problem-detector plugin mode: one line on stdout, exit 0 OK, 1 NonOK, 2 Unknown
   // (report/npd_verdict.h, app/npd_command.h).
   bool npd = false;
-  Duration interval = std::chrono::seconds(1);  // poll interval while watching
+  Duration interval = defaults::kPollInterval;  // poll interval while watching
   bool optics = true;                           // read transceiver pages (--no-optics turns it off)
   // --link-window: span between the two samples that rate link quality and PFC without --watch
   // (zero: one sample); skipped for netdevs the daemon rates (ethtool/link_quality_snapshot.h).
-  Duration link_window = std::chrono::seconds(2);
+  Duration link_window = LinkQualityLookOptions{}.window;
   ConsumerOptions consumers;  // --kubelet-socket
   // --daemon: where the running daemon serves /api/v1/findings; nullopt for `none`.
-  std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", 9879, "/"};
-  std::string daemon_text = "http://127.0.0.1:9879";  // as given, for messages
-  Duration daemon_timeout = std::chrono::seconds(2);
+  std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", defaults::kListenPort, "/"};
+  std::string daemon_text = DefaultDaemonText();  // as given, for messages
+  Duration daemon_timeout = defaults::kDaemonTimeout;
+
+  // "http://127.0.0.1:<default port>".
+  static std::string DefaultDaemonText() {
+    return "http://127.0.0.1:" + std::to_string(defaults::kListenPort);
+  }
 };
 
 }  // namespace rocewatch

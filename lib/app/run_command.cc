@@ -89,7 +89,7 @@ Status Daemon::Open(Resources resources) {
                                           resources.kept_descriptors - gid_budget);
   source_ = std::make_unique<InventorySnapshotSource>(
       *poller_, gids_.source(), clock,
-      GidReadPolicy{options_.gid_backstop, std::chrono::seconds(10)},
+      GidReadPolicy{options_.gid_backstop, defaults::kGidHotWindow},
       SysfsCadence{options_.slow_counter_interval, options_.listing_backstop});
   monitor_ = std::make_unique<Monitor>(loop_, *source_,
                                        MonitorOptions{options_.interval, options_.settle});
