@@ -84,6 +84,23 @@ class GidDriftRunTest : public ::testing::Test {
     return std::nullopt;
   }
 
+  // Scrapes until the daemon has published a poll taken after `unix_seconds` (so it has read the
+  // tables as they are now), instead of sleeping a fixed time.
+  static bool WaitForPollAfter(DaemonProcess& daemon, double unix_seconds) {
+    for (const Clock::time_point start = Clock::now(); Clock::now() - start < milliseconds(10000);
+         std::this_thread::sleep_for(milliseconds(20))) {
+      StatusOr<std::string> body = daemon.Scrape();
+      if (body.ok() &&
+          FindSample(*body, "rocewatch_last_poll_timestamp_seconds").value_or(0) > unix_seconds)
+        return true;
+    }
+    return false;
+  }
+  static double UnixNow() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
   std::unique_ptr<VethNamespace> netns_;
   TempDir root_;
   SimulatedGidTable table_{1, "rnic0", kMac, 32};
@@ -109,7 +126,7 @@ TEST_F(GidDriftRunTest, NetworkManagerFlapWithALiveQpShowsInMetricsWithinOneSeco
   ASSERT_TRUE(netns_->Exec(std::string("ip addr del ") + kAddress + " dev rnic0"));
   table_.RemoveAddress(kAddress);
   PublishTables();
-  std::this_thread::sleep_for(milliseconds(1500));
+  ASSERT_TRUE(WaitForPollAfter(**daemon, UnixNow())) << "the daemon saw the table without it";
 
   // Carrier back: the address returns, the v2 GID lands at index 4.
   ASSERT_TRUE(netns_->Exec("ip link set rnicpeer0 up"));

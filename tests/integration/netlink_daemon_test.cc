@@ -64,6 +64,21 @@ class NetlinkDaemonTest : public ::testing::Test {
                   << " (last: " << Metric(series).value_or(-1) << ")";
     return false;
   }
+  // Waits until the daemon has published a poll taken after `unix_seconds` (its loop has then run
+  // every timer due before, e.g. an IP-missing deadline), instead of sleeping a fixed time.
+  bool WaitForDaemonPast(double unix_seconds, seconds timeout = seconds(20)) const {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (Metric("rocewatch_last_poll_timestamp_seconds").value_or(0) > unix_seconds) return true;
+      std::this_thread::sleep_for(milliseconds(100));
+    }
+    ADD_FAILURE() << "the daemon published no poll after " << std::fixed << unix_seconds;
+    return false;
+  }
+  static double UnixNow() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
   void Ip(const std::string& args) {
     Status s = ns_->Ip(args);
     ASSERT_TRUE(s.ok()) << s.ToString();
@@ -90,7 +105,7 @@ TEST_F(NetlinkDaemonTest, NetworkManagerStyleFlap) {
   ASSERT_TRUE(WaitFor(kCarrier, 1));
   Ip("addr add 10.77.0.1/24 dev rnic0");
   ASSERT_TRUE(WaitFor("rocewatch_netdev_addresses{netdev=\"rnic0\",family=\"ipv4\"}", 1));
-  std::this_thread::sleep_for(seconds(3));  // past the 2 s grace
+  ASSERT_TRUE(WaitForDaemonPast(UnixNow() + 2.0));  // past the 2 s grace after carrier returned
   EXPECT_EQ(Metric(kFlaps), 1);
   EXPECT_EQ(Metric(kLost), 1);
   EXPECT_EQ(Metric(kMissing), 0);
@@ -103,7 +118,7 @@ TEST_F(NetlinkDaemonTest, IfupdownStyleFlap) {
   ASSERT_TRUE(WaitFor(kCarrier, 0));
   Ip("link set peer0 up");
   ASSERT_TRUE(WaitFor(kFlaps, 1));
-  std::this_thread::sleep_for(seconds(3));
+  ASSERT_TRUE(WaitForDaemonPast(UnixNow() + 2.0));  // past the 2 s grace
   EXPECT_EQ(Metric(kLost), 0);
   EXPECT_EQ(Metric(kMissing), 0);
 }
@@ -137,8 +152,9 @@ TEST_F(NetlinkDaemonTest, OverrunStormEndsInTheRightStateWithACountedResync) {
 TEST_F(NetlinkDaemonTest, PolicyRuleDeletedIsDetected) {
   Ip("rule add from 10.77.0.1 lookup 100 priority 1000");
   Ip("route add default dev rnic0 table 100");
+  const double started = UnixNow();
   StartDaemon();
-  std::this_thread::sleep_for(seconds(6));  // the rule's address settles (5 s)
+  ASSERT_TRUE(WaitForDaemonPast(started + 6.0));  // the rule's address settles (5 s)
   EXPECT_EQ(Metric("rocewatch_policy_rules_missing{netdev=\"rnic0\"}"), 0);
   Ip("rule del from 10.77.0.1 lookup 100 priority 1000");
   EXPECT_TRUE(WaitFor("rocewatch_policy_rules_missing{netdev=\"rnic0\"}", 1));

@@ -43,14 +43,20 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
                      dir.path() + "/sys 2>" + err_path + ")",
                  &json_text);
   });
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (ReadAll(err_path).find("ens1f0np0: watching") == std::string::npos &&
-         std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(milliseconds(50));
+  // Waits until diagnose has printed `line` (what it saw), instead of sleeping a fixed time.
+  auto printed = [&err_path](const std::string& line) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (ReadAll(err_path).find(line) == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(milliseconds(50));
+    return ReadAll(err_path).find(line) != std::string::npos;
+  };
+  EXPECT_TRUE(printed("ens1f0np0: watching"));
   EXPECT_TRUE((*ns)->Ip("link set peer0 down").ok());
-  std::this_thread::sleep_for(milliseconds(1500));  // NetworkManager reacts to carrier loss
+  // NetworkManager removes the address once it has seen the carrier loss.
+  EXPECT_TRUE(printed("ens1f0np0: carrier down"));
   EXPECT_TRUE((*ns)->Ip("addr del 10.0.0.2/24 dev ens1f0np0").ok());
-  std::this_thread::sleep_for(milliseconds(500));
+  EXPECT_TRUE(printed("ens1f0np0: address 10.0.0.2/24 removed"));
   EXPECT_TRUE((*ns)->Ip("link set peer0 up").ok());
   EXPECT_TRUE((*ns)->Ip("addr add 10.0.0.2/24 dev ens1f0np0").ok());
   diagnose.join();

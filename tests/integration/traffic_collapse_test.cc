@@ -117,9 +117,23 @@ TEST_F(TrafficCollapseTest, AStoppedRailIsCollapsedInMetricsWhileItsSiblingsStay
   auto daemon = DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", "", "--interval",
                                       "250ms", "--traffic-collapse-after", "3s"});
   ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
-  // Baselines need 10 active samples: 2.5 s at this interval.
-  std::this_thread::sleep_for(milliseconds(4000));
-  StatusOr<std::string> before = (*daemon)->Scrape();
+  // Baselines need 10 active samples: 2.5 s at this interval. Wait until every rail is normal
+  // with a baseline exported.
+  auto every_rail_normal = [](const std::string& metrics) {
+    for (int r = 0; r < kRails; ++r) {
+      const std::string rail = "{device=\"mlx5_" + std::to_string(r) + "\",port=\"1\"}";
+      if (FindSample(metrics, StateSeries(r, "normal")) != 1 ||
+          !FindSample(metrics, "rocewatch_traffic_baseline_bytes_per_second" + rail))
+        return false;
+    }
+    return true;
+  };
+  StatusOr<std::string> before = Status::Internal("not scraped");
+  for (const Clock::time_point start = Clock::now(); Clock::now() - start < milliseconds(15000);
+       std::this_thread::sleep_for(milliseconds(100))) {
+    before = (*daemon)->Scrape();
+    if (before.ok() && every_rail_normal(*before)) break;
+  }
   ASSERT_TRUE(before.ok());
   for (int r = 0; r < kRails; ++r) {
     ASSERT_EQ(FindSample(*before, StateSeries(r, "normal")), 1) << *before;
