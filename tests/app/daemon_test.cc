@@ -1,0 +1,76 @@
+// The daemon's wiring (Daemon, lib/app/run_command.h) in-process on a fake host
+// (tests/support/fake_host_env.h): what `rocewatch run` does at start and stop, without the binary.
+#include <gtest/gtest.h>
+
+#include "app/run_command.h"
+#include "support/fake_host_env.h"
+#include "support/netlink_builders.h"
+#include "support/sysfs_fixture.h"
+#include "support/temp_dir.h"
+
+namespace rocewatch {
+namespace {
+
+class DaemonTest : public ::testing::Test {
+ protected:
+  DaemonTest() {
+    EXPECT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", RailNode(2, 16)).ok());
+    host_.netlink().links = {MakeLink(2, "ens1f0np0", true), MakeLink(3, "ens2f0np0", true)};
+    host_.netlink().addresses = {MakeAddress(2, "10.0.0.2/24"), MakeAddress(3, "10.0.1.2/24")};
+    options_.common.paths = HostPaths::ForRoots(dir_.path());
+    options_.common.gid_source = GidSourceChoice::kSysfs;
+    options_.listen = ListenAddress{"127.0.0.1", 0};
+    options_.state_file = dir_.path() + "/state.json";
+  }
+  StatusOr<std::unique_ptr<Daemon>> Start() {
+    return Daemon::Start(host_.env(), options_, Daemon::Resources{/*kept_descriptors=*/64});
+  }
+
+  TempDir dir_;
+  PosixFileSystem fs_;
+  FakeHostEnv host_{fs_};
+  RunOptions options_;
+};
+
+TEST_F(DaemonTest, StartsServingItsFirstSnapshotAndTellsTheServiceManager) {
+  StatusOr<std::unique_ptr<Daemon>> daemon = Start();
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  EXPECT_EQ((*daemon)->monitor().latest_snapshot().devices.size(), 2u);
+  EXPECT_GT((*daemon)->port(), 0);
+  EXPECT_STREQ((*daemon)->gid_source_name(), "sysfs");
+  EXPECT_EQ(host_.rtnetlink_sources(), 1);  // the netlink component's, from the environment
+  ASSERT_EQ(host_.notifier().notifications.size(), 1u);
+  EXPECT_EQ(host_.notifier().notifications[0], "READY=1\nSTATUS=serving 2 RDMA device(s) on port " +
+                                                   std::to_string((*daemon)->port()));
+}
+
+TEST_F(DaemonTest, RunReturnsWhenTheLoopStopsAndSaysStopping) {
+  StatusOr<std::unique_ptr<Daemon>> daemon = Start();
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  EventLoop& loop = (*daemon)->loop();
+  loop.ScheduleAfter(Duration::zero(), [&loop] { loop.Stop(); });
+  (*daemon)->Run();
+  EXPECT_EQ(host_.notifier().notifications.back(), "STOPPING=1");
+}
+
+TEST_F(DaemonTest, ASecondDaemonOnTheSameStateFileDoesNotStart) {
+  StatusOr<std::unique_ptr<Daemon>> first = Start();
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  StatusOr<std::unique_ptr<Daemon>> second = Start();
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
+}
+
+TEST_F(DaemonTest, AnUnreadableSysfsIsAOneLineReasonAndNothingServed) {
+  options_.common.paths = HostPaths::ForRoots(dir_.path() + "/nonexistent");
+  options_.state_file.clear();
+  StatusOr<std::unique_ptr<Daemon>> daemon = Start();
+  ASSERT_FALSE(daemon.ok());
+  EXPECT_NE(daemon.status().message().find("cannot read the RDMA devices"), std::string::npos)
+      << daemon.status().message();
+  EXPECT_EQ(daemon.status().message().find('\n'), std::string::npos);
+  EXPECT_TRUE(host_.notifier().notifications.empty());
+}
+
+}  // namespace
+}  // namespace rocewatch
