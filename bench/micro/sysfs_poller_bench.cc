@@ -1,13 +1,14 @@
-// The daemon's sysfs reader (SysfsPoller) on the 16-rail tmpfs tree, per kind of poll: the 1 s
-// poll (byte counters only, through kept descriptors), the slow-cadence poll (port attributes and
-// every counter), a poll after a device event (everything listed and reopened) and the GID
-// tables through kept descriptors. Counters per iteration: preads of kept descriptors, opens,
-// open/read/close reads and directory listings, so the system calls of a poll are counted, not
-// guessed.
+// The daemon's sysfs reader (SysfsPoller::PollInto, into the same snapshot poll after poll as the
+// daemon does) on the 16-rail tmpfs tree, per kind of poll: the 1 s poll (byte counters only,
+// through kept descriptors), the slow-cadence poll (port attributes and every counter), a poll
+// after a device event (everything listed again) and the GID tables through kept descriptors.
+// Counters per iteration: preads of kept descriptors, opens, open/read/close reads and directory
+// listings, so the system calls of a poll are counted, not guessed.
 
 #include <benchmark/benchmark.h>
 
 #include "counting_file_system.h"
+#include "rail_node_reads.h"
 #include "rail_node_tree.h"
 #include "sysfs/sysfs_gid_table_source.h"
 #include "sysfs/sysfs_poller.h"
@@ -34,17 +35,8 @@ void BM_SysfsPoll(benchmark::State& state) {
   }
   const uint64_t reads0 = fs.reads(), opens0 = fs.opens(), preads0 = fs.preads();
   const uint64_t listings0 = fs.listings();
-  size_t devices = 0;
-  for (auto _ : state) {
-    StatusOr<NodeSnapshot> snapshot = poller.Poll(scope);
-    if (!snapshot.ok()) {
-      state.SkipWithError(snapshot.status().ToString().c_str());
-      return;
-    }
-    devices = snapshot->devices.size();
-    benchmark::DoNotOptimize(snapshot);
-  }
-  if (devices != kBenchRails) state.SkipWithError("fixture: wrong device count");
+  if (!MeasureRailNodeReads(state, [&](NodeSnapshot& s) { return poller.PollInto(scope, s); }))
+    return;
   const double n = static_cast<double>(state.iterations());
   state.counters["preads"] = static_cast<double>(fs.preads() - preads0) / n;
   state.counters["opens"] = static_cast<double>(fs.opens() - opens0) / n;

@@ -11,6 +11,13 @@ bool InventorySnapshotSource::MustReadGids(MonoTime now) const {
 }
 
 StatusOr<NodeSnapshot> InventorySnapshotSource::Take() {
+  NodeSnapshot snapshot;
+  Status taken = TakeInto(snapshot);
+  if (!taken.ok()) return taken;
+  return snapshot;
+}
+
+Status InventorySnapshotSource::TakeInto(NodeSnapshot& snapshot) {
   const MonoTime now = clock_.Now();
   if (expect_change_) hot_until_ = now + policy_.hot_window;
   PollScope scope;
@@ -20,8 +27,8 @@ StatusOr<NodeSnapshot> InventorySnapshotSource::Take() {
   expect_change_ = false;
 
   const uint64_t device_reads = poller_.gid_device_reads();
-  StatusOr<NodeSnapshot> snapshot = poller_.Poll(scope);
-  if (!snapshot.ok()) return snapshot;
+  Status polled = poller_.PollInto(scope, snapshot);
+  if (!polled.ok()) return polled;
   if (scope.list) last_listing_ = now;
   if (scope.everything) last_slow_read_ = now;
   if (scope.gids) {
@@ -31,8 +38,8 @@ StatusOr<NodeSnapshot> InventorySnapshotSource::Take() {
   } else if (poller_.gid_device_reads() == device_reads) {
     ++gid_carries_;
   }
-  snapshot->taken_at = now;
-  return snapshot;
+  snapshot.taken_at = now;
+  return Status::Ok();
 }
 
 }  // namespace rocewatch

@@ -55,6 +55,7 @@ class InventorySnapshotSource final : public SnapshotSource {
       : poller_(poller), gids_(gids), clock_(clock), policy_(policy), cadence_(cadence) {}
 
   StatusOr<NodeSnapshot> Take() override;
+  Status TakeInto(NodeSnapshot& snapshot) override;
   void ExpectChange() override { expect_change_ = true; }
   const char* gid_source_name() const override { return gids_.name(); }
 

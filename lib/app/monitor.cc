@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <utility>
+
 #include "build_info.h"
 
 namespace rocewatch {
@@ -104,14 +106,16 @@ void Monitor::RecordEvent(std::string_view what, Severity severity) {
 
 Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
   MonoTime begin = clock().Now();
-  StatusOr<NodeSnapshot> snapshot = source_.Take();
-  if (!snapshot.ok()) {
+  // The snapshot before last is overwritten: a node's snapshots have the same shape poll after
+  // poll, so its strings, vectors and map nodes are reused (SnapshotSource::TakeInto).
+  Status taken = source_.TakeInto(spare_);
+  if (!taken.ok()) {
     CountSourceError(source_.gid_source_name(), 1);
-    spdlog::warn("snapshot failed ({}): {}", reason, snapshot.status().ToString());
+    spdlog::warn("snapshot failed ({}): {}", reason, taken.ToString());
     Publish();
-    return snapshot.status();
+    return taken;
   }
-  latest_ = std::move(snapshot).value();
+  std::swap(latest_, spare_);
   for (const auto& [source, errors] : latest_.read_errors) CountSourceError(source, errors);
 
   rnic_netdevs_.clear();
@@ -147,6 +151,7 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
 void Monitor::Publish() {
   loop_.Cancel(publish_timer_);
   if (publish_sink_) publish_sink_(BuildExposition());
+  if (change_sink_) change_sink_();
   if (findings_sink_) {
     const double now = clock().UnixSeconds();
     std::vector<TimedFinding> timed;

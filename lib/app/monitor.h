@@ -40,6 +40,9 @@ enum class SnapshotTrigger { kPeriodic, kRequested };
 class Monitor final : public MonitorContext {
  public:
   using PublishSink = std::function<void(std::vector<prometheus::MetricFamily>)>;
+  // Called on every publish instead of building: what BuildExposition() gives has changed (for
+  // an exposition built when a scrape asks for it, export/on_demand_exposition.h).
+  using ChangeSink = std::function<void()>;
   // Called after every snapshot, with what triggered it.
   using SnapshotObserver = std::function<void(const NodeSnapshot&, SnapshotTrigger trigger)>;
   // Called for every RecordEvent, with the Unix time it was recorded.
@@ -56,6 +59,7 @@ class Monitor final : public MonitorContext {
 
   void AddComponent(std::unique_ptr<MonitorComponent> component);
   void SetPublishSink(PublishSink sink) { publish_sink_ = std::move(sink); }
+  void SetExpositionChangeSink(ChangeSink sink) { change_sink_ = std::move(sink); }
   void SetSnapshotObserver(SnapshotObserver observer) { observer_ = std::move(observer); }
   void SetEventObserver(EventObserver observer) { event_observer_ = std::move(observer); }
   void SetFindingsSink(FindingsSink sink) { findings_sink_ = std::move(sink); }
@@ -108,6 +112,7 @@ class Monitor final : public MonitorContext {
   };
   std::vector<ComponentHealth> component_health_;
   PublishSink publish_sink_;
+  ChangeSink change_sink_;
   SnapshotObserver observer_;
   EventObserver event_observer_;
   FindingsSink findings_sink_;
@@ -116,6 +121,7 @@ class Monitor final : public MonitorContext {
   std::map<std::pair<std::string, std::string>, double> finding_since_;
 
   NodeSnapshot latest_;
+  NodeSnapshot spare_;  // the snapshot before latest_, overwritten by the next poll
   std::set<std::string> rnic_netdevs_;
   std::map<std::string, NetdevState> netdevs_;
   std::map<std::string, uint64_t, std::less<>> source_errors_;

@@ -97,10 +97,28 @@ Status Daemon::Open(Resources resources) {
       BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
 
-  monitor_->SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
-    metrics_->Publish(std::move(families));
-    published_.store(true, std::memory_order_release);
-  });
+  if (resources.exposition_on_demand) {
+    // Built on the loop when a scrape asks for it, and only if a poll or an event changed it
+    // since the last scrape; a scrape waits at most 2 s for a busy loop, then serves the last
+    // exposition built.
+    StatusOr<std::unique_ptr<OnDemandExposition>> exposition = OnDemandExposition::Create(
+        loop_, [this] { return monitor_->BuildExposition(); }, std::chrono::seconds(2));
+    if (!exposition.ok()) return exposition.status();
+    std::shared_ptr<OnDemandExposition> on_demand = std::move(exposition).value();
+    metrics_ = on_demand;
+    monitor_->SetExpositionChangeSink([this, raw = on_demand.get()] {
+      raw->MarkStale();
+      published_.store(true, std::memory_order_release);
+    });
+  } else {
+    auto published = std::make_shared<SnapshotCollectable>();
+    metrics_ = published;
+    monitor_->SetPublishSink(
+        [this, raw = published.get()](std::vector<prometheus::MetricFamily> f) {
+          raw->Publish(std::move(f));
+          published_.store(true, std::memory_order_release);
+        });
+  }
   // GET /api/v1/findings: built here, on the loop thread, served as is.
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
   monitor_->SetFindingsSink([this, boot_id](const std::vector<TimedFinding>& current,
@@ -164,8 +182,9 @@ int RunDaemon(const HostEnv& env, const RunOptions& options) {
       KeptDescriptorBudget(open_file_limit.ok() ? *open_file_limit : 1024);
   spdlog::info("open-file limit {}: up to {} sysfs descriptors kept open",
                open_file_limit.ok() ? *open_file_limit : 0, descriptor_budget);
-  StatusOr<std::unique_ptr<Daemon>> daemon =
-      Daemon::Start(env, options, Daemon::Resources{descriptor_budget});
+  StatusOr<std::unique_ptr<Daemon>> daemon = Daemon::Start(
+      env, options,
+      Daemon::Resources{.kept_descriptors = descriptor_budget, .exposition_on_demand = true});
   if (!daemon.ok()) {
     spdlog::error("{}", daemon.status().message());
     return 1;

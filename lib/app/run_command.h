@@ -13,6 +13,8 @@
 #include "app/service_status_reporter.h"
 #include "core/event_loop.h"
 #include "export/metrics_server.h"
+#include "export/on_demand_exposition.h"
+#include "export/snapshot_collectable.h"
 #include "gid/state_file_lock.h"
 #include "sysfs/sysfs_poller.h"
 
@@ -29,6 +31,10 @@ class Daemon {
   // port attributes); RunDaemon derives it from the open-file limit.
   struct Resources {
     size_t kept_descriptors = 4096;
+    // /metrics built on the loop when a scrape asks (export/on_demand_exposition.h: what
+    // RunDaemon uses, the loop must be running for scrapes to be answered), or built and published
+    // after every poll (tests that poll on their own thread while others scrape).
+    bool exposition_on_demand = false;
   };
 
   // Errors: Unavailable when another daemon holds options.state_file; the GID source, the
@@ -60,7 +66,7 @@ class Daemon {
   std::unique_ptr<SysfsPoller> poller_;
   std::unique_ptr<InventorySnapshotSource> source_;
   std::unique_ptr<Monitor> monitor_;
-  std::shared_ptr<SnapshotCollectable> metrics_ = std::make_shared<SnapshotCollectable>();
+  std::shared_ptr<prometheus::Collectable> metrics_;
   std::shared_ptr<PublishedDocument> findings_ = std::make_shared<PublishedDocument>();
   std::atomic<bool> published_{false};  // /healthz: 503 until the first exposition is served
   std::unique_ptr<MetricsServer> server_;

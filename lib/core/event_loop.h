@@ -1,7 +1,7 @@
 #pragma once
 // The daemon's single-threaded poll() loop: file descriptors (netlink socket, verbs async fds, the
 // signal fd) and one-shot timers. All sources and detectors run on this thread; only the metrics
-// exposer's threads read, and they read a published snapshot (export/snapshot_collectable.h).
+// exposer's threads read, and they read what the loop published (export/on_demand_exposition.h).
 
 #include <poll.h>
 

@@ -102,8 +102,8 @@ std::string WhyCannotListen(const ListenAddress& address) {
 }  // namespace
 
 StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
-    const ListenAddress& address, std::shared_ptr<SnapshotCollectable> metrics, HealthCheck health,
-    std::shared_ptr<const PublishedDocument> findings) {
+    const ListenAddress& address, std::shared_ptr<prometheus::Collectable> metrics,
+    HealthCheck health, std::shared_ptr<const PublishedDocument> findings) {
   static CivetCallbacks callbacks = [] {
     CivetCallbacks c{};
     c.begin_request = BeginRequest;

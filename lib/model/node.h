@@ -26,6 +26,8 @@ struct PortCounters {
   std::map<std::string, uint64_t> counters;
   // Every readable numeric file of hw_counters/ except settings (lifespan), by file name.
   std::map<std::string, uint64_t> hw_counters;
+
+  bool operator==(const PortCounters&) const = default;
 };
 
 struct Port {
@@ -39,6 +41,7 @@ struct Port {
   std::vector<GidEntry> gids;        // valid entries only, ascending index
   PortCounters counters;
 
+  bool operator==(const Port&) const = default;
   bool IsActive() const { return state == "ACTIVE"; }
   bool IsRoce() const { return link_layer == "Ethernet"; }
 };
@@ -52,6 +55,8 @@ struct Device {
   std::string hca_type;
   std::string node_guid;
   std::vector<Port> ports;  // ascending port number
+
+  bool operator==(const Device&) const = default;
 };
 
 // One complete observation of all RDMA devices.
@@ -61,6 +66,8 @@ struct NodeSnapshot {
   // Failed reads while taking this snapshot, by source ("sysfs", "verbs"). Each one is an
   // attribute treated as absent; none is fatal.
   std::map<std::string, uint64_t> read_errors;
+
+  bool operator==(const NodeSnapshot&) const = default;
 
   const Device* FindDevice(const std::string& name) const;
   const Port* FindPort(const std::string& device, uint32_t port) const;

@@ -18,6 +18,48 @@ std::optional<uint64_t> Find(const std::map<std::string, uint64_t>& values, cons
   return it->second;
 }
 
+// `to` = `from`, the values alone when both have the same names (the usual case, poll after poll:
+// no node or name is allocated), else a plain copy.
+void CopyCounters(const std::map<std::string, uint64_t>& from,
+                  std::map<std::string, uint64_t>& to) {
+  const bool same_names =
+      from.size() == to.size() &&
+      std::equal(from.begin(), from.end(), to.begin(),
+                 [](const auto& a, const auto& b) { return a.first == b.first; });
+  if (!same_names) {
+    to = from;
+    return;
+  }
+  auto out = to.begin();
+  for (const auto& entry : from) (out++)->second = entry.second;
+}
+
+// `to` = `from`, reusing what `to` holds. Every member is assigned (the poller's tests compare the
+// result with a fresh copy through the defaulted operator==); the ports are copied by the caller.
+void CopyDevice(const Device& from, Device& to) {
+  to.name = from.name;
+  to.fw_ver = from.fw_ver;
+  to.hca_type = from.hca_type;
+  to.node_guid = from.node_guid;
+}
+
+void CopyPort(const Port& from, Port& to) {
+  to.number = from.number;
+  to.state = from.state;
+  to.phys_state = from.phys_state;
+  to.link_layer = from.link_layer;
+  to.rate = from.rate;
+  to.gid_table_len = from.gid_table_len;
+  to.netdevs = from.netdevs;
+  to.gids = from.gids;
+  to.counters.transmit_bytes = from.counters.transmit_bytes;
+  to.counters.receive_bytes = from.counters.receive_bytes;
+  to.counters.transmit_packets = from.counters.transmit_packets;
+  to.counters.receive_packets = from.counters.receive_packets;
+  CopyCounters(from.counters.counters, to.counters.counters);
+  CopyCounters(from.counters.hw_counters, to.counters.hw_counters);
+}
+
 }  // namespace
 
 SysfsPoller::SysfsPoller(const FileSystem& fs, std::string sysfs_root, GidTableSource* gids,
@@ -257,6 +299,13 @@ bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
 
 StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
   NodeSnapshot snapshot;
+  Status polled = PollInto(scope, snapshot);
+  if (!polled.ok()) return polled;
+  return snapshot;
+}
+
+Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
+  snapshot.read_errors.clear();
   uint64_t& errors = snapshot.read_errors["sysfs"];
   if (gids_ != nullptr) snapshot.read_errors[gids_->name()] += 0;
   bool everything = scope.everything;
@@ -266,27 +315,27 @@ StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
     everything = true;
   }
 
-  snapshot.devices.reserve(devices_.size());
+  size_t written = 0;  // devices of `snapshot` overwritten so far
   bool vanished = false;
   for (DeviceLayout& device : devices_) {
     bool gone = false;
     for (PortLayout& port : device.ports) {
+      PortCounters& counters = port.last.counters;
       if (everything) {
         ReadPortAttributes(port, errors, &gone);
-        ReadCounters(port.counters, port.last.counters.counters, errors, &gone);
-        ReadCounters(port.hw_counters, port.last.counters.hw_counters, errors, &gone);
+        ReadCounters(port.counters, counters.counters, errors, &gone);
+        ReadCounters(port.hw_counters, counters.hw_counters, errors, &gone);
+        counters.transmit_packets = Find(counters.counters, "port_xmit_packets");
+        counters.receive_packets = Find(counters.counters, "port_rcv_packets");
       } else {
         ReadDataCounters(port, errors, &gone);
       }
-      PortCounters& counters = port.last.counters;
       auto transmit = Find(counters.counters, "port_xmit_data");
       auto receive = Find(counters.counters, "port_rcv_data");
       counters.transmit_bytes =
           transmit ? std::optional(*transmit * kOctetsPerDataUnit) : std::nullopt;
       counters.receive_bytes =
           receive ? std::optional(*receive * kOctetsPerDataUnit) : std::nullopt;
-      counters.transmit_packets = Find(counters.counters, "port_xmit_packets");
-      counters.receive_packets = Find(counters.counters, "port_rcv_packets");
     }
     if (gids_ != nullptr) {
       const bool unknown = std::any_of(device.ports.begin(), device.ports.end(),
@@ -297,12 +346,15 @@ StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
       vanished = true;
       continue;
     }
-    Device& out = snapshot.devices.emplace_back(device.last);
-    out.ports.reserve(device.ports.size());
-    for (const PortLayout& port : device.ports) out.ports.push_back(port.last);
+    if (written == snapshot.devices.size()) snapshot.devices.emplace_back();
+    Device& out = snapshot.devices[written++];
+    CopyDevice(device.last, out);
+    out.ports.resize(device.ports.size());
+    for (size_t p = 0; p < device.ports.size(); ++p) CopyPort(device.ports[p].last, out.ports[p]);
   }
+  snapshot.devices.resize(written);
   if (vanished) has_layout_ = false;  // list again next time
-  return snapshot;
+  return Status::Ok();
 }
 
 }  // namespace rocewatch

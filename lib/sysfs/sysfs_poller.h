@@ -53,6 +53,10 @@ class SysfsPoller {
   // Errors: as SysfsInventory::Read (a missing or unreadable sysfs root). The first poll, and any
   // poll after the layout was dropped, lists and reads everything whatever `scope` says.
   StatusOr<NodeSnapshot> Poll(const PollScope& scope);
+  // The same snapshot written over `snapshot` (read_errors replaced, taken_at left as it is):
+  // the strings, vectors and counter maps of an earlier snapshot of this node are reused, so a
+  // steady-state poll allocates next to nothing. On error `snapshot` is unspecified.
+  Status PollInto(const PollScope& scope, NodeSnapshot& snapshot);
 
   // GID table reads of one device made so far (benchmarks, tests).
   uint64_t gid_device_reads() const { return gid_device_reads_; }

@@ -5,13 +5,24 @@
 namespace rocewatch {
 
 void ErrorCounterWindow::Observe(MonoTime at, const std::map<std::string, uint64_t>& hw_counters) {
-  for (const TrafficErrorCounter& counter : kTrafficErrorCounters) {
-    const std::string_view name = counter.name;
-    auto found = hw_counters.find(std::string(name));
+  // The names as strings once (a lookup in `hw_counters` needs a std::string key).
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const TrafficErrorCounter& counter : kTrafficErrorCounters)
+      names.emplace_back(counter.name);
+    return names;
+  }();
+  for (size_t i = 0; i < kTrafficErrorCounters.size(); ++i) {
+    const std::string& name = kNames[i];
+    auto found = hw_counters.find(name);
     std::optional<uint64_t> value;
     if (found != hw_counters.end()) value = found->second;
-    if (!value && counters_.find(name) == counters_.end()) continue;  // never seen: nothing to do
-    Tracked& tracked = counters_.try_emplace(std::string(name), counter.width).first->second;
+    auto tracked_at = counters_.find(name);
+    if (tracked_at == counters_.end()) {
+      if (!value) continue;  // never seen: nothing to do
+      tracked_at = counters_.try_emplace(name, kTrafficErrorCounters[i].width).first;
+    }
+    Tracked& tracked = tracked_at->second;
     if (std::optional<CounterIncrease> increase = tracked.series.Observe(at, value)) {
       tracked.increases.push_back({at, increase->delta, increase->span});
     }

@@ -146,7 +146,8 @@ void TrafficDetector::Observe(MonoTime at, const std::vector<PortTrafficSample>&
     tracker.carrier = sample.carrier;
     tracker.consumers = sample.consumers;
     if (sample.consumers == ConsumerKnowledge::kPresent) tracker.traffic_without_consumers = false;
-    tracker.errors.Observe(at, sample.hw_counters);
+    static const std::map<std::string, uint64_t> kNoCounters;
+    tracker.errors.Observe(at, sample.hw_counters != nullptr ? *sample.hw_counters : kNoCounters);
   }
   std::erase_if(trackers_, [&](const auto& entry) { return !present.count(entry.first); });
 

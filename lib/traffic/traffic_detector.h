@@ -34,8 +34,10 @@ struct PortTrafficSample {
   // Bytes (counters/port_xmit_data and port_rcv_data x4); nullopt when the read failed.
   std::optional<uint64_t> transmit_bytes;
   std::optional<uint64_t> receive_bytes;
-  // The port's hw_counters/ (any names; the error counters of kTrafficErrorCounters are used).
-  std::map<std::string, uint64_t> hw_counters;
+  // The port's hw_counters/ (any names; the error counters of kTrafficErrorCounters are used),
+  // or null for none read. Not owned: it points into the snapshot the sample was made from (the
+  // counters are not copied on every poll) and must stay valid for the Observe call only.
+  const std::map<std::string, uint64_t>* hw_counters = nullptr;
   // The carrier of the port's netdev: false = no carrier, nullopt = not known.
   std::optional<bool> carrier;
   // Who holds the port's device (model/rail_consumer.h). kNone makes a quiet port idle however

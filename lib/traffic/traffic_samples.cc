@@ -20,7 +20,7 @@ std::vector<PortTrafficSample> TrafficSamplesFrom(
       sample.key = {device.name, port.number};
       sample.transmit_bytes = port.counters.transmit_bytes;
       sample.receive_bytes = port.counters.receive_bytes;
-      sample.hw_counters = port.counters.hw_counters;
+      sample.hw_counters = &port.counters.hw_counters;
       sample.carrier = PortCarrier(port, netdevs);
       samples.push_back(std::move(sample));
     }

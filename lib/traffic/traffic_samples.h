@@ -18,7 +18,8 @@ namespace rocewatch {
 std::optional<bool> PortCarrier(const Port& port,
                                 const std::map<std::string, NetdevState>& netdevs);
 
-// One sample per port of the snapshot, in snapshot order.
+// One sample per port of the snapshot, in snapshot order. The samples point into `snapshot` (its
+// hw_counters): REQUIRES: snapshot outlives them.
 std::vector<PortTrafficSample> TrafficSamplesFrom(
     const NodeSnapshot& snapshot, const std::map<std::string, NetdevState>& netdevs);
 

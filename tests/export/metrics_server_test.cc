@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "export/metric_families.h"
+#include "export/snapshot_collectable.h"
 #include "support/http_client.h"
 
 namespace rocewatch {

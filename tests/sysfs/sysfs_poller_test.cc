@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstdio>
 
 #include "support/fault_injecting_file_system.h"
 #include "support/sysfs_fixture.h"
@@ -114,6 +115,43 @@ TEST_F(SysfsPollerTest, AFailedReadIsCountedInThatPollOnly) {
   PollReads({}, &snapshot);
   EXPECT_EQ(snapshot.read_errors.at("sysfs"), 0u);
   EXPECT_TRUE(snapshot.devices.at(1).ports.at(0).counters.transmit_bytes.has_value());
+}
+
+// The Monitor polls into the snapshot before last (PollInto): whatever it held before, the result
+// must be what a fresh snapshot of the same poll holds, through value changes, a counter that
+// disappears, a device that goes away and comes back.
+TEST_F(SysfsPollerTest, PollingIntoAnEarlierSnapshotGivesWhatAFreshPollGives) {
+  SysfsGidTableSource fresh_gids{fs_, root_, /*max_open=*/1024};
+  SysfsPoller fresh{fs_, root_, &fresh_gids, /*max_open=*/1024};
+  NodeSnapshot kept;
+  kept.devices.resize(3);  // another shape: more devices, a stray port, stale errors
+  kept.devices[0].ports.resize(2);
+  kept.devices[0].ports[1].counters.counters["port_xmit_data"] = 5;
+  kept.read_errors["verbs"] = 9;
+  auto poll_both = [&](const PollScope& scope) {
+    ASSERT_TRUE(poller_.PollInto(scope, kept).ok());
+    StatusOr<NodeSnapshot> expected = fresh.Poll(scope);
+    ASSERT_TRUE(expected.ok());
+    EXPECT_EQ(kept, *expected);
+  };
+  poll_both({});
+  ASSERT_EQ(kept.devices.size(), 2u);
+  Set(PortDir(0) + "/counters/port_rcv_data", "250");
+  Set(PortDir(1) + "/state", "1: DOWN");
+  Set(PortDir(1) + "/hw_counters/out_of_sequence", "77");
+  poll_both({});
+  poll_both({.everything = true});
+  EXPECT_EQ(kept.devices[1].ports[0].counters.hw_counters.at("out_of_sequence"), 77u);
+  ASSERT_EQ(std::remove((PortDir(0) + "/counters/symbol_error").c_str()), 0);
+  poll_both({.list = true, .gids = true});
+  EXPECT_EQ(kept.devices[0].ports[0].counters.counters.count("symbol_error"), 0u);
+  fs_.FailPrefix(root_ + "/class/infiniband/mlx5_0", ENOENT);
+  poll_both({});
+  ASSERT_EQ(kept.devices.size(), 1u);
+  EXPECT_EQ(kept.devices[0].name, "mlx5_1");
+  fs_.ClearFailures();
+  poll_both({});
+  EXPECT_EQ(kept.devices.size(), 2u);
 }
 
 // Through PosixFileSystem the attributes stay open between polls: the 1 s poll is a pread per

@@ -72,7 +72,7 @@ class SyntheticRails {
       sample.receive_bytes = rail.receive;
       if (rail.fail_next) sample.receive_bytes.reset();
       rail.fail_next = false;
-      sample.hw_counters = rail.hw;
+      sample.hw_counters = &rail.hw;  // rails_ outlives the detector's Observe call
       sample.carrier = rail.carrier;
       samples.push_back(std::move(sample));
     }
