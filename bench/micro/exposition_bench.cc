@@ -1,7 +1,9 @@
 // The daemon's in-memory work on a 16-rail node, with the component set of `rocewatch run`
 // (app/components.h, so every detector on main is included): one poll cycle without I/O
-// (components' OnSnapshot + exposition build), the exposition build alone, and what one scrape
-// does before HTTP (SnapshotCollectable::Collect + text serialization). Counter: series exposed.
+// (components' OnSnapshot, and the exposition marked stale as the daemon does, or built and
+// published after every poll as it did before: the baseline of the same run), the exposition
+// build alone, and what one scrape does before HTTP (Collect + text serialization). Counter:
+// series exposed.
 
 #include <benchmark/benchmark.h>
 #include <prometheus/text_serializer.h>
@@ -44,16 +46,22 @@ NodeSnapshot ReadRailNode() {
 // A started Monitor over the 16-rail snapshot with the daemon's components (no state file).
 class RailNodeMonitor {
  public:
-  RailNodeMonitor()
+  // publish_every_poll: build and publish the exposition after every poll (the daemon before it
+  // built the exposition on demand); otherwise only mark it stale, as `rocewatch run` does.
+  explicit RailNodeMonitor(bool publish_every_poll = true)
       : source_(ReadRailNode()), loop_(clock_), monitor_(loop_, source_, MonitorOptions{}) {
     spdlog::set_level(spdlog::level::warn);
     options_.state_file.clear();
     host_.env().clock = &clock_;
     for (auto& component : BuildComponents({options_, host_.env(), fs_, fs_}).all)
       monitor_.AddComponent(std::move(component));
-    monitor_.SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
-      published_->Publish(std::move(families));
-    });
+    if (publish_every_poll) {
+      monitor_.SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
+        published_->Publish(std::move(families));
+      });
+    } else {
+      monitor_.SetExpositionChangeSink([this] { ++stale_marks_; });
+    }
     started_ = monitor_.Start();
   }
   ~RailNodeMonitor() { monitor_.Stop(); }
@@ -73,6 +81,7 @@ class RailNodeMonitor {
   Monitor monitor_;
   std::shared_ptr<SnapshotCollectable> published_ = std::make_shared<SnapshotCollectable>();
   Status started_;
+  uint64_t stale_marks_ = 0;
 };
 
 size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
@@ -82,14 +91,18 @@ size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
 }
 
 void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
-  RailNodeMonitor node;
+  RailNodeMonitor node(/*publish_every_poll=*/state.range(0) != 0);
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
   for (auto _ : state) {
     node.clock().Advance(std::chrono::seconds(1));
     benchmark::DoNotOptimize(node.monitor().PollNow("interval"));
   }
 }
-BENCHMARK(BM_MonitorPollCycleWithoutIo)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_MonitorPollCycleWithoutIo)
+    ->ArgName("publish_every_poll")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_BuildExposition(benchmark::State& state) {
   RailNodeMonitor node;
