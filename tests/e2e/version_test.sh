@@ -16,7 +16,7 @@ grep -q "^## \[$version\] - [0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\}$" "$src/CHANGELOG.m
   fail "CHANGELOG.md has no '## [$version] - YYYY-MM-DD' section"
 echo "ok   CHANGELOG.md has a section for $version"
 
-head -3 "$src/LICENSE" | grep -q "Apache License" && grep -q "Version 2.0, January 2004" "$src/LICENSE" &&
+grep -q "Apache License" <<<"$(head -3 "$src/LICENSE")" && grep -q "Version 2.0, January 2004" "$src/LICENSE" &&
   grep -q "END OF TERMS AND CONDITIONS" "$src/LICENSE" || fail "LICENSE is not the Apache-2.0 text"
 echo "ok   LICENSE is Apache-2.0"
 

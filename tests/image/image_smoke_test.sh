@@ -29,8 +29,10 @@ user=$(podman image inspect --format '{{.Config.User}}' "$image")
 entrypoint=$(podman image inspect --format '{{json .Config.Entrypoint}}' "$image")
 [ "$entrypoint" = '["/usr/local/bin/rocewatch"]' ] || fail "entrypoint $entrypoint is not exec-form rocewatch"
 # ROCEWATCH_HOST_ROOT in the image's environment: `kubectl exec POD -- rocewatch diagnose` reads /host.
-podman image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image" |
-  grep -qx 'ROCEWATCH_HOST_ROOT=/host' || fail "the image's environment lacks ROCEWATCH_HOST_ROOT=/host"
+# (Captured first: under pipefail, grep -q leaving early would fail the pipeline with podman's SIGPIPE.)
+environment=$(podman image inspect --format '{{range .Config.Env}}{{println .}}{{end}}' "$image")
+grep -qx 'ROCEWATCH_HOST_ROOT=/host' <<<"$environment" ||
+  fail "the image's environment lacks ROCEWATCH_HOST_ROOT=/host (it has: ${environment//$'\n'/ })"
 echo "ok   user $user, entrypoint $entrypoint, ROCEWATCH_HOST_ROOT=/host"
 
 root=$(podman image mount "$image") || fail "podman image mount $image failed"
