@@ -22,6 +22,9 @@ inline constexpr Duration kSettle = std::chrono::milliseconds(100);
 // kGidHotWindow after an event.
 inline constexpr Duration kGidBackstop = std::chrono::seconds(30);
 inline constexpr Duration kGidHotWindow = std::chrono::seconds(10);
+// Through sysfs each GID read covers the used part of a table (sysfs/sysfs_gid_table_source.h);
+// every table is read whole at least this often (docs/design.md says why 5 min).
+inline constexpr Duration kGidWholeTableInterval = std::chrono::minutes(5);
 // --slow-counter-interval and --listing-backstop (app/inventory_snapshot_source.h).
 inline constexpr Duration kSlowCounterInterval = std::chrono::seconds(10);
 inline constexpr Duration kListingBackstop = std::chrono::seconds(60);

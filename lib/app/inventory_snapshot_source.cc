@@ -25,6 +25,17 @@ Status InventorySnapshotSource::TakeInto(NodeSnapshot& snapshot) {
   scope.list = !have_tables_ || expect_change_ || now - last_listing_ >= cadence_.relist;
   scope.everything = scope.list || now - last_slow_read_ >= cadence_.slow;
   expect_change_ = false;
+  // Whole tables (every slot) when something happened (the event's read and the hot window
+  // after it: the kernel is changing tables, entries may come and go between two reads) and at
+  // least every whole_table; the quiet backstop reads the used part only. The first read of a
+  // table is whole anyway (nothing is known of it).
+  if (!have_tables_) last_whole_table_read_ = now;
+  const bool whole_due = now - last_whole_table_read_ >= policy_.whole_table;
+  if (scope.gids && have_tables_ && (now < hot_until_ || whole_due)) {
+    gids_.ReadWholeTablesNext();
+    last_whole_table_read_ = now;
+    ++whole_table_requests_;
+  }
 
   const uint64_t device_reads = poller_.gid_device_reads();
   Status polled = poller_.PollInto(scope, snapshot);

@@ -22,8 +22,12 @@
 //     after it (the kernel updates GIDs on a workqueue shortly after the address event);
 //   - at least every `backstop` otherwise (events that were missed: netlink down, overruns);
 //   - whenever a device or port appears that has no known table;
-// and the last tables read are carried forward in between. Through verbs (a copy under the kernel's
-// lock, no references taken) they are read on every snapshot.
+// and the last tables read are carried forward in between. The reads of the event and of the hot
+// window after it cover every slot (GidTableSource::ReadWholeTablesNext); a backstop read covers
+// the used part of each table only (every slot up to the highest one used, and a margin above
+// it: new entries take the lowest free slot), except that at least every `whole_table` a GID
+// read covers every slot. Through verbs (a copy under the kernel's lock, no references taken)
+// they are read whole on every snapshot.
 
 #include "app/defaults.h"
 #include "app/snapshot_source.h"
@@ -36,6 +40,7 @@ namespace rocewatch {
 struct GidReadPolicy {
   Duration backstop = defaults::kGidBackstop;
   Duration hot_window = defaults::kGidHotWindow;
+  Duration whole_table = defaults::kGidWholeTableInterval;
 };
 
 struct SysfsCadence {
@@ -62,6 +67,8 @@ class InventorySnapshotSource final : public SnapshotSource {
   // How many snapshots read the GID tables, and how many carried them forward (benchmarks, tests).
   uint64_t gid_reads() const { return gid_reads_; }
   uint64_t gid_carries() const { return gid_carries_; }
+  // How many GID reads were asked to cover every slot (after the first).
+  uint64_t whole_table_requests() const { return whole_table_requests_; }
 
  private:
   bool MustReadGids(MonoTime now) const;
@@ -75,10 +82,12 @@ class InventorySnapshotSource final : public SnapshotSource {
   bool have_tables_ = false;
   MonoTime hot_until_{};
   MonoTime last_gid_read_{};
+  MonoTime last_whole_table_read_{};
   MonoTime last_slow_read_{};
   MonoTime last_listing_{};
   uint64_t gid_reads_ = 0;
   uint64_t gid_carries_ = 0;
+  uint64_t whole_table_requests_ = 0;
 };
 
 }  // namespace rocewatch

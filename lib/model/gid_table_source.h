@@ -28,6 +28,9 @@ class GidTableSource {
   // The devices may have changed (a device event; the sysfs layout was listed again): a source
   // that keeps per-device state (listed slots, open descriptors) drops it. Default: nothing.
   virtual void ForgetLayout() {}
+  // A source that reads only the used part of a table (sysfs) reads every slot at its next read
+  // of each device. Default: nothing (verbs copies whole tables).
+  virtual void ReadWholeTablesNext() {}
 };
 
 }  // namespace rocewatch

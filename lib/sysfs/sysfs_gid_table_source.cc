@@ -20,6 +20,11 @@ void SysfsGidTableSource::ForgetLayout() {
   for (auto& [device, layout] : layouts_) layout.read = false;
 }
 
+void SysfsGidTableSource::ReadWholeTablesNext() {
+  for (auto& [device, layout] : layouts_)
+    for (PortSlots& port : layout.ports) port.read_whole = true;
+}
+
 StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::string& device,
                                                                      DeviceSlots* previous) {
   std::map<std::string, KeptAttribute> open;  // descriptors kept across the listing
@@ -52,6 +57,8 @@ StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::
       KeptAttribute gid = kept != open.end() ? std::move(kept->second) : KeptAttribute(path);
       slots.slots.push_back({*index, std::move(name), std::move(gid)});
     }
+    std::sort(slots.slots.begin(), slots.slots.end(),
+              [](const Slot& a, const Slot& b) { return a.index < b.index; });
     layout.ports.push_back(std::move(slots));
   }
   return layout;
@@ -60,39 +67,58 @@ StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::
 bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
   read.failed_reads += layout.failed_listings;
   bool complete = true;
+  const uint64_t reopens_before = reader_.stats().reopens;
   for (PortSlots& port : layout.ports) {
+    bool whole = port.read_whole || !keep_layouts_;
+    uint32_t zero_run = 0;  // consecutive zero GIDs above the high-water mark
     for (Slot& slot : port.slots) {
+      // A kept descriptor that had to be reopened: the device was created again, a new table.
+      whole = whole || reader_.stats().reopens != reopens_before;
+      const bool above_mark = static_cast<int64_t>(slot.index) > port.high_water;
+      if (!whole && above_mark && zero_run >= kGidScanMargin) break;
+      ++read_stats_.slots_read;
       Status status = reader_.Read(slot.gid, &text_);
       if (!status.ok() && status.code() == StatusCode::kNotFound) complete = false;
       StatusOr<std::string> gid = status.ok() ? ParseGid(text_) : status;
       if (!gid.ok()) {
         ++read.failed_reads;
+        zero_run = 0;  // unknown: not evidence of a free slot
         continue;
       }
-      if (IsZeroGid(*gid)) continue;  // not an entry: its attributes are not touched
-
-      auto type_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/types/" + slot.name));
-      if (!type_text.ok()) {
-        ++read.failed_reads;
+      if (IsZeroGid(*gid)) {  // not an entry: its attributes are not touched
+        if (above_mark) ++zero_run;
         continue;
       }
-      GidEntry entry{port.port, slot.index, std::move(*gid), ParseGidType(*type_text), ""};
-      if (port.infiniband) {
-        if (entry.type == GidType::kRoceV1) entry.type = GidType::kIb;
-      } else {
-        auto ndev_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/ndevs/" + slot.name));
-        StatusOr<std::string> ndev =
-            ndev_text.ok() ? ParseNetdevName(*ndev_text) : ndev_text.status();
-        if (!ndev.ok()) {
-          ++read.failed_reads;
-          continue;
-        }
-        entry.netdev = std::move(*ndev);
-      }
-      read.entries.push_back(std::move(entry));
+      zero_run = 0;
+      port.high_water = std::max(port.high_water, static_cast<int64_t>(slot.index));
+      ReadEntry(port, slot, std::move(*gid), read);
     }
+    ++(whole ? read_stats_.whole_port_reads : read_stats_.bounded_port_reads);
+    port.read_whole = false;
   }
   return complete;
+}
+
+void SysfsGidTableSource::ReadEntry(const PortSlots& port, const Slot& slot, std::string gid,
+                                    GidTableRead& read) {
+  auto type_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/types/" + slot.name));
+  if (!type_text.ok()) {
+    ++read.failed_reads;
+    return;
+  }
+  GidEntry entry{port.port, slot.index, std::move(gid), ParseGidType(*type_text), ""};
+  if (port.infiniband) {
+    if (entry.type == GidType::kRoceV1) entry.type = GidType::kIb;
+  } else {
+    auto ndev_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/ndevs/" + slot.name));
+    StatusOr<std::string> ndev = ndev_text.ok() ? ParseNetdevName(*ndev_text) : ndev_text.status();
+    if (!ndev.ok()) {
+      ++read.failed_reads;
+      return;
+    }
+    entry.netdev = std::move(*ndev);
+  }
+  read.entries.push_back(std::move(entry));
 }
 
 StatusOr<GidTableRead> SysfsGidTableSource::ReadDevice(const std::string& device) {

@@ -86,6 +86,43 @@ TEST_F(InventorySnapshotSourceTest, SysfsGidTablesAreReadAfterEventsAndOnTheBack
   EXPECT_EQ(source.gid_carries(), 2u);
 }
 
+// Through sysfs with kept layouts: the event's read and the hot window read every slot, a quiet
+// backstop read the used part of each table only, and a whole read comes at least every
+// `whole_table` (counted per port: two rails of one port each).
+TEST_F(InventorySnapshotSourceTest,
+       BackstopReadsAreBoundedWholeReadsAfterEventsAndEveryFiveMinutes) {
+  ASSERT_TRUE(WriteSysfsFixture(sysfs_, RailNode(2, 64)).ok());
+  SysfsGidTableSource gids(fs_, sysfs_, kBudget);
+  SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
+  InventorySnapshotSource source(poller, gids, clock_,
+                                 {seconds(30), seconds(10), std::chrono::minutes(5)});
+  const auto& stats = gids.read_stats();
+  ASSERT_TRUE(source.Take().ok());  // t=0: first read, whole
+  EXPECT_EQ(stats.whole_port_reads, 2u);
+  source.ExpectChange();
+  clock_.Advance(seconds(1));
+  ASSERT_TRUE(source.Take().ok());  // t=1: the event's read
+  clock_.Advance(seconds(5));
+  ASSERT_TRUE(source.Take().ok());  // t=6: hot window
+  EXPECT_EQ(stats.whole_port_reads, 6u);
+  EXPECT_EQ(stats.bounded_port_reads, 0u);
+  clock_.Advance(seconds(10));
+  ASSERT_TRUE(source.Take().ok());                    // t=16: carried
+  for (int backstop = 0; backstop < 9; ++backstop) {  // t=46..286: quiet backstops, bounded
+    clock_.Advance(seconds(30));
+    ASSERT_TRUE(source.Take().ok());
+  }
+  EXPECT_EQ(stats.whole_port_reads, 6u);
+  EXPECT_EQ(stats.bounded_port_reads, 18u);
+  clock_.Advance(seconds(30));
+  ASSERT_TRUE(source.Take().ok());  // t=316: 5 min since the last whole read (t=6)
+  EXPECT_EQ(stats.whole_port_reads, 8u);
+  EXPECT_EQ(source.whole_table_requests(), 3u);  // t=1, t=6, t=316
+  clock_.Advance(seconds(30));
+  ASSERT_TRUE(source.Take().ok());
+  EXPECT_EQ(stats.bounded_port_reads, 20u);
+}
+
 TEST_F(InventorySnapshotSourceTest, TheBackstopAloneFindsAMoveNoEventAnnounced) {
   SysfsGidTableSource gids(fs_, sysfs_);
   SysfsPoller poller(fs_, sysfs_, &gids, kBudget);
