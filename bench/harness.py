@@ -391,7 +391,7 @@ def steady_state(args, node, results):
         poll_seconds.append(poll_sum / poll_count)
         log(f"  run {run_no + 1}: cpu {cpu[-1] * 100:.3f}% of a core "
             f"({cpu_ticks[-1] * 100:.3f}% in /proc/<pid>/stat ticks), VmHWM {rss[-1]:.1f} MiB, "
-            f"{polls:.0f} polls, {reads_per_poll[-1]:.0f} read syscalls/poll, "
+            f"{polls:.0f} polls, {reads_per_poll[-1]:.0f} read-family syscalls/poll, "
             f"mean poll {poll_seconds[-1] * 1000:.2f} ms, loadavg {loadavg()}")
         if run_no == args.runs - 1 and shutil.which("strace"):
             strace_table = strace_counts(daemon, args.strace_seconds)
@@ -404,17 +404,24 @@ def steady_state(args, node, results):
     log(f"  same, from /proc/<pid>/stat:  {summary(cpu_ticks, '% of one core', 100, 3)} "
         f"(utime+stime in 10 ms ticks: what getrusage gives it)")
     log(f"  peak RSS (VmHWM):            {summary(rss, ' MiB', digits=1)}  [target <= 12 MiB]")
-    log(f"  read syscalls per poll:      {summary(reads_per_poll, '', digits=0)} (/proc/<pid>/io syscr)")
+    log(f"  read-family syscalls per poll: {summary(reads_per_poll, '', digits=0)} "
+        f"(/proc/<pid>/io syscr: read, pread64, readv, preadv, of sysfs files and of the loop's fds)")
     log(f"  bytes read per poll:         {summary(rchar_per_poll, ' B', digits=0)}")
     log(f"  poll duration (daemon's own histogram mean): {summary(poll_seconds, ' ms', 1000, 2)}")
     if strace_table:
         calls = strace_table["calls"]
-        per_read = sum(calls.values()) / max(calls.get("read", 0), 1)
-        log(f"  syscalls per poll (read syscalls per poll x all/read in the strace mix): "
-            f"~{statistics.median(reads_per_poll) * per_read:.0f}")
+        # syscr counts every call of the read family (a steady poll makes pread64s, not reads).
+        read_family = sum(calls.get(name, 0) for name in READ_FAMILY)
+        per_read = sum(calls.values()) / max(read_family, 1)
+        log(f"  syscalls per poll (read-family syscalls per poll x all/read-family in the strace "
+            f"mix): ~{statistics.median(reads_per_poll) * per_read:.0f}")
         log(f"  syscall mix, strace -c -f over {args.strace_seconds} s of the last run:")
         for name, share in strace_table["share"][:7]:
             log(f"    {name:<16} {share * 100:5.1f}%  ({calls[name]} calls)")
+
+
+# The system calls that /proc/<pid>/io counts in syscr (the kernel's vfs_read and vfs_readv).
+READ_FAMILY = ("read", "pread64", "readv", "preadv", "preadv2")
 
 
 def strace_counts(daemon, seconds):
