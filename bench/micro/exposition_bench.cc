@@ -14,6 +14,7 @@
 
 #include "app/components.h"
 #include "app/monitor.h"
+#include "export/exposition_writer.h"
 #include "export/snapshot_collectable.h"
 #include "rail_node_tree.h"
 #include "support/fake_clock.h"
@@ -133,6 +134,35 @@ void BM_ScrapeCollectAndSerialize(benchmark::State& state) {
   state.counters["bytes"] = static_cast<double>(bytes);
 }
 BENCHMARK(BM_ScrapeCollectAndSerialize)->Unit(benchmark::kMicrosecond);
+
+// Serializing the 16-rail node's families alone: `serialize` returns the bytes written.
+template <typename Serialize>
+void SerializeRailNode(benchmark::State& state, Serialize serialize) {
+  RailNodeMonitor node;
+  if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  const std::vector<prometheus::MetricFamily> families = node.published().Collect();
+  size_t bytes = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(bytes = serialize(families));
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+
+// prometheus-cpp's TextSerializer (the baseline of the one below).
+void BM_TextSerializer(benchmark::State& state) {
+  SerializeRailNode(state, [](const std::vector<prometheus::MetricFamily>& families) {
+    std::ostringstream out;
+    prometheus::TextSerializer().Serialize(out, families);
+    return out.str().size();
+  });
+}
+BENCHMARK(BM_TextSerializer)->Unit(benchmark::kMicrosecond);
+
+// The daemon's own writer (export/exposition_writer.h), on the same families.
+void BM_WriteExposition(benchmark::State& state) {
+  SerializeRailNode(state, [](const std::vector<prometheus::MetricFamily>& families) {
+    return WriteExposition(families).size();
+  });
+}
+BENCHMARK(BM_WriteExposition)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace rocewatch
