@@ -10,7 +10,7 @@ set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libibverbs-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev prometheus-cpp-dev libspdlog-dev
-  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev
+  libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev zlib1g-dev
   iproute2 python3 curl)
 e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl)
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
