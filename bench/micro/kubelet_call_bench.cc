@@ -1,5 +1,5 @@
-// The kubelet pod-resources call (lib/consumers/kubelet_pod_resources_source.h) against a real
-// gRPC server on a unix socket, run in a child process so that this process's CPU time is the
+// The kubelet pod-resources call (lib/consumers/kubelet/kubelet_pod_resources_source.h) against a
+// real gRPC server on a unix socket, run in a child process so that this process's CPU time is the
 // client's alone (its own gRPC threads included). The server answers as a busy GPU node would:
 // 110 pods, 8 of them training pods with an SR-IOV VF and a GPU each, the rest without devices.
 //   BM_KubeletIdleBeforeGrpc   one second of this process asleep before it used gRPC: the baseline
@@ -22,7 +22,7 @@
 #include <chrono>
 #include <thread>
 
-#include "consumers/kubelet_pod_resources_source.h"
+#include "consumers/kubelet/kubelet_pod_resources_source.h"
 #include "consumers/pod_resources_api.grpc.pb.h"
 #include "support/temp_dir.h"
 

@@ -1,5 +1,7 @@
 #include "app/consumer_component.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 namespace rocewatch {
@@ -35,9 +37,13 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
       std::vector<std::string> devices;
       for (const Device& device : snapshot.devices) devices.push_back(device.name);
       KubeletAnswer fresh = KubeletAnswerOf(*kubelet_, std::move(*answer), fs_, paths_, devices);
-      // No socket is a state (not a Kubernetes node), not a failed read.
-      if (!fresh.status.ok() && fresh.status.code() != StatusCode::kNotFound)
+      // No socket is a state (not a Kubernetes node), not a failed read. A failure is logged
+      // when it first appears or changes (a missing kubelet module, say, fails every call).
+      if (!fresh.status.ok() && fresh.status.code() != StatusCode::kNotFound) {
         ctx.CountSourceError("kubelet");
+        if (!kubelet_answer_ || kubelet_answer_->status.message() != fresh.status.message())
+          spdlog::warn("kubelet: {}", fresh.status.message());
+      }
       kubelet_answer_ = std::move(fresh);
       merge = true;
     }

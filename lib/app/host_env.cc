@@ -1,5 +1,8 @@
 #include "app/host_env.h"
 
+#include <cstdlib>
+
+#include "consumers/dlopen_kubelet_module.h"
 #include "consumers/recorded_pod_resources_source.h"
 #include "ethtool/ioctl_driver_statistics_source.h"
 #include "ethtool/libnl_ethtool_source.h"
@@ -9,6 +12,10 @@
 namespace rocewatch {
 
 RealHostEnv::RealHostEnv() {
+  const char* module_override = std::getenv("ROCEWATCH_KUBELET_MODULE");
+  StatusOr<std::string> executable = files_.ReadLink("/proc/self/exe");
+  kubelet_module_ = std::make_shared<DlopenKubeletModule>(KubeletModuleCandidates(
+      module_override != nullptr ? module_override : "", executable.ok() ? *executable : ""));
   env_.attributes = &attributes_;
   env_.files = &files_;
   env_.clock = &clock_;
@@ -36,8 +43,9 @@ RealHostEnv::RealHostEnv() {
     }
     return sources;
   };
-  env_.kubelet = [](const FileSystem& fs, const HostPaths& paths, const ConsumerOptions& options) {
-    return PodResourcesSourceFor(fs, paths, options);
+  env_.kubelet = [module = kubelet_module_](const FileSystem& fs, const HostPaths& paths,
+                                            const ConsumerOptions& options) {
+    return PodResourcesSourceFor(fs, paths, options, module);
   };
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
 }

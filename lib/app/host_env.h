@@ -16,6 +16,7 @@
 
 #include "consumers/consumer_options.h"
 #include "consumers/pod_resources.h"
+#include "consumers/pod_resources_module.h"
 #include "core/clock.h"
 #include "ethtool/ethtool_sources.h"
 #include "export/http_fetch.h"
@@ -66,7 +67,9 @@ struct HostEnv {
 };
 
 // The real host: POSIX file systems, the system clock, systemd, libibverbs, libnl, the ethtool
-// ioctl and netlink family, the kubelet over gRPC, plain HTTP. Constructing it opens nothing.
+// ioctl and netlink family, the kubelet over gRPC (the kubelet module, loaded once a socket
+// exists: consumers/dlopen_kubelet_module.h; ROCEWATCH_KUBELET_MODULE names another file), plain
+// HTTP. Constructing it opens nothing.
 class RealHostEnv {
  public:
   RealHostEnv();
@@ -80,6 +83,7 @@ class RealHostEnv {
   PosixFileSystem files_;
   SystemClock clock_;
   SystemdNotifier notifier_;
+  std::shared_ptr<PodResourcesModule> kubelet_module_;
   HostEnv env_;
 };
 

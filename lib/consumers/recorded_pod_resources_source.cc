@@ -2,13 +2,13 @@
 
 #include <utility>
 
-#include "consumers/kubelet_pod_resources_source.h"
+#include "consumers/lazy_kubelet_pod_resources_source.h"
 #include "consumers/pod_resources_recording.h"
 
 namespace rocewatch {
 namespace {
 
-// As much as the kubelet may answer (kubelet_pod_resources_source.cc).
+// As much as the kubelet may answer (kubelet/kubelet_pod_resources_source.cc).
 constexpr size_t kMaxRecordingBytes = 16 * 1024 * 1024;
 
 }  // namespace
@@ -35,16 +35,16 @@ StatusOr<std::vector<PodDeviceAllocation>> RecordedPodResourcesSource::ListNow()
   return answer;
 }
 
-std::unique_ptr<PodResourcesSource> PodResourcesSourceFor(const FileSystem& fs,
-                                                          const HostPaths& paths,
-                                                          const ConsumerOptions& options) {
+std::unique_ptr<PodResourcesSource> PodResourcesSourceFor(
+    const FileSystem& fs, const HostPaths& paths, const ConsumerOptions& options,
+    std::shared_ptr<PodResourcesModule> module) {
   if (options.kubelet_socket.empty()) {
     std::string recording = JoinPath(paths.host_root, std::string(kPodResourcesRecordingPath));
     StatusOr<std::string> probe = fs.ReadFile(recording, 1);
     if (probe.ok() || probe.status().code() != StatusCode::kNotFound)
       return std::make_unique<RecordedPodResourcesSource>(fs, std::move(recording));
   }
-  return KubeletPodResourcesSourceFor(paths, options);
+  return KubeletPodResourcesSourceFor(paths, options, std::move(module));
 }
 
 }  // namespace rocewatch

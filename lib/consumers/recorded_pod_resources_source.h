@@ -13,6 +13,7 @@
 
 #include "consumers/consumer_options.h"
 #include "consumers/pod_resources.h"
+#include "consumers/pod_resources_module.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
 
@@ -35,9 +36,9 @@ class RecordedPodResourcesSource final : public PodResourcesSource {
 
 // The pod-resources source of diagnose and run: null for --kubelet-socket none; the recording
 // when one exists under the host root and no socket was named; otherwise the kubelet's socket
-// (KubeletPodResourcesSourceFor).
-std::unique_ptr<PodResourcesSource> PodResourcesSourceFor(const FileSystem& fs,
-                                                          const HostPaths& paths,
-                                                          const ConsumerOptions& options);
+// through `module`, loaded once the socket exists (KubeletPodResourcesSourceFor).
+std::unique_ptr<PodResourcesSource> PodResourcesSourceFor(
+    const FileSystem& fs, const HostPaths& paths, const ConsumerOptions& options,
+    std::shared_ptr<PodResourcesModule> module);
 
 }  // namespace rocewatch

@@ -5,6 +5,7 @@
 #include "consumers/consumer_merge.h"
 #include "consumers/recorded_pod_resources_source.h"
 #include "support/fake_file_system.h"
+#include "support/fake_pod_resources_module.h"
 
 namespace rocewatch {
 namespace {
@@ -73,11 +74,12 @@ class PodResourcesSourceForTest : public ::testing::Test {
   const HostPaths paths_ = HostPaths::ForRoots("/bundle");
   const std::string recording_ = "/bundle/rocewatch/kubelet/pod-resources.json";
   FakeFileSystem fs_;
+  std::shared_ptr<FakePodResourcesModule> module_ = std::make_shared<FakePodResourcesModule>();
 };
 
 TEST_F(PodResourcesSourceForTest, ARecordingUnderTheHostRootStandsForTheSocket) {
   fs_.AddFile(recording_, FormatPodResourcesRecording("unix:///kubelet.sock", TwoPods()));
-  std::unique_ptr<PodResourcesSource> source = PodResourcesSourceFor(fs_, paths_, {});
+  std::unique_ptr<PodResourcesSource> source = PodResourcesSourceFor(fs_, paths_, {}, module_);
   ASSERT_NE(source, nullptr);
   EXPECT_EQ(source->Describe(), "recording " + recording_);
   EXPECT_EQ(*source->ListNow(), TwoPods());
@@ -95,25 +97,26 @@ TEST_F(PodResourcesSourceForTest, ANamedSocketOrNoneWinsOverTheRecording) {
   fs_.AddFile(recording_, FormatPodResourcesRecording("unix:///kubelet.sock", TwoPods()));
   ConsumerOptions options;
   options.kubelet_socket = "/run/kubelet.sock";
-  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, options)->Describe(), "unix:///run/kubelet.sock");
+  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, options, module_)->Describe(),
+            "unix:///run/kubelet.sock");
   options.kubelet_socket = "none";
-  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, options), nullptr);
+  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, options, module_), nullptr);
 }
 
 TEST_F(PodResourcesSourceForTest, WithoutARecordingTheSocketUnderTheHostRoot) {
-  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, {})->Describe(),
+  EXPECT_EQ(PodResourcesSourceFor(fs_, paths_, {}, module_)->Describe(),
             "unix:///bundle/var/lib/kubelet/pod-resources/kubelet.sock");
 }
 
 TEST_F(PodResourcesSourceForTest, AnUnreadableOrGarbledRecordingIsAnErrorNamingIt) {
   fs_.AddFile(recording_, "{garbled");
-  std::unique_ptr<PodResourcesSource> source = PodResourcesSourceFor(fs_, paths_, {});
+  std::unique_ptr<PodResourcesSource> source = PodResourcesSourceFor(fs_, paths_, {}, module_);
   StatusOr<std::vector<PodDeviceAllocation>> answer = source->ListNow();
   ASSERT_FALSE(answer.ok());
   EXPECT_EQ(answer.status().code(), StatusCode::kIoError);
   EXPECT_NE(answer.status().message().find(recording_), std::string::npos);
   fs_.FailReads(recording_, EACCES);
-  source = PodResourcesSourceFor(fs_, paths_, {});
+  source = PodResourcesSourceFor(fs_, paths_, {}, module_);
   EXPECT_EQ(source->Describe(), "recording " + recording_);
   EXPECT_FALSE(source->ListNow().ok());
 }

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # What can be checked of deploy/container/Dockerfile without a container engine (none runs on our
 # machines): its runtime package list is exactly the Debian packages that ship the shared libraries
-# the built binary needs (readelf NEEDED and ldd, owners by dpkg -S), plus the drivers libibverbs
-# loads with dlopen(); every library ldd resolves comes with those packages or their
+# the built binary and its kubelet module need (readelf NEEDED and ldd, owners by dpkg -S), plus
+# the drivers libibverbs loads with dlopen(); the image holds the module; every library ldd resolves comes with those packages or their
 # dependencies; and the image's uid is the one the Kubernetes DaemonSet runs as.
 source "$(dirname "$0")/deploy_lib.sh"
 binary=${ROCEWATCH_BINARY:-$src/build/rocewatch}
 [ -x "$binary" ] || fail "no rocewatch binary at $binary (set ROCEWATCH_BINARY)"
+module="$(dirname "$binary")/librocewatch-kubelet.so"
+[ -f "$module" ] || fail "no kubelet module next to the binary ($module)"
 need_tool ldd "Debian package libc-bin"
 need_tool readelf "Debian package binutils"
 need_tool dpkg-query "a Debian system"
 need_tool python3 "Debian package python3"
 
-python3 - "$binary" "$src" <<'PY'
+python3 - "$binary" "$module" "$src" <<'PY'
 import re, subprocess, sys
 
-binary, src = sys.argv[1], sys.argv[2]
+binary, module, src = sys.argv[1], sys.argv[2], sys.argv[3]
 dockerfile = open(f"{src}/deploy/container/Dockerfile").read()
 daemonset = open(f"{src}/deploy/kubernetes/base/daemonset.yaml").read()
 # Packages whose libraries the binary loads with dlopen(), keyed by the package that does it.
@@ -36,15 +38,21 @@ def owner(path):
 
 listed = set(re.search(r'ARG RUNTIME_PACKAGES="([^"]*)"', dockerfile).group(1).replace("\\", " ").split())
 
+if "/usr/local/lib/rocewatch/librocewatch-kubelet.so" not in dockerfile:
+    problems.append("the runtime stage does not copy the kubelet module to /usr/local/lib/rocewatch/")
+
 resolved = {}  # soname -> path, for every library ldd resolves (direct and transitive)
-for line in run("ldd", binary).splitlines():
-    m = re.match(r"\s*(\S+) => (\S+)", line)
-    if m:
-        if m.group(2) == "not":
-            problems.append(f"ldd cannot resolve {m.group(1)}")
-        else:
-            resolved[m.group(1)] = m.group(2)
-needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", run("readelf", "-d", binary))
+needed = []
+for elf in (binary, module):
+    for line in run("ldd", elf).splitlines():
+        m = re.match(r"\s*(\S+) => (\S+)", line)
+        if m:
+            if m.group(2) == "not":
+                problems.append(f"ldd cannot resolve {m.group(1)} (of {elf})")
+            else:
+                resolved[m.group(1)] = m.group(2)
+    needed += re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", run("readelf", "-d", elf))
+needed = sorted(set(needed))
 
 expected = set()
 for soname in needed:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make install PREFIX=... DESTDIR=...` installs the binary, the systemd unit (ExecStart pointing at
+# `make install PREFIX=... DESTDIR=...` installs the binary, its kubelet module, the systemd unit (ExecStart pointing at
 # the installed binary) and the docs, all under DESTDIR and nowhere else.
 source "$(dirname "$0")/deploy_lib.sh"
 need_tool make "Debian package make"
@@ -16,6 +16,8 @@ make -s -C "$src" install BUILD="$build" JOBS=2 PREFIX="$prefix" DESTDIR="$destd
 root="$destdir$prefix"
 [ -x "$root/bin/rocewatch" ] || fail "no executable $root/bin/rocewatch"
 "$root/bin/rocewatch" version >/dev/null || fail "the installed binary does not run"
+# The kubelet module where the installed binary looks for it (../lib/rocewatch from its directory).
+[ -f "$root/lib/rocewatch/librocewatch-kubelet.so" ] || fail "no kubelet module in $root/lib/rocewatch"
 unit="$root/lib/systemd/system/rocewatch.service"
 [ -f "$unit" ] || fail "no unit at $unit"
 grep -q "^ExecStart=$prefix/bin/rocewatch run " "$unit" || fail "ExecStart does not name $prefix/bin"

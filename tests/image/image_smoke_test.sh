@@ -3,7 +3,7 @@
 # rocewatch as its configured non-root user through an exec-form entrypoint (no shell), and its
 # binary, with the image's own libraries, runs as that user: `rocewatch version` prints the
 # version of CMakeLists.txt, `rocewatch diagnose --host-root <fixture>` reports the fixture's RDMA
-# port (JSON and node-problem-detector mode), and `rocewatch run` serves /healthz and /metrics and
+# port (JSON and node-problem-detector mode), the kubelet module loads, and `rocewatch run` serves /healthz and /metrics and
 # exits 0 on SIGTERM. Containers cannot be run on our machines (`podman run` fails: the cgroup
 # setup), so the image is mounted (`podman image mount`) and its binary run with
 # `chroot --userspec`, in a private mount namespace where the fixture is bind-mounted into the
@@ -74,6 +74,20 @@ PY
 out=$(in_image diagnose --npd --host-root=/mnt) || fail "diagnose --npd exited $?: $out"
 [ "$out" = "RDMA network healthy" ] || fail "diagnose --npd printed '$out'"
 echo "ok   diagnose --npd in the image: $out"
+
+# The kubelet module is in the image and loads with the image's libraries: given a "socket" that
+# exists but refuses (a plain file), diagnose reports gRPC's refusal, which only the module makes.
+[ -f "$root/usr/local/lib/rocewatch/librocewatch-kubelet.so" ] || fail "no kubelet module in the image"
+: >"$work/host/kubelet.sock"
+in_image diagnose --host-root /mnt --kubelet-socket /mnt/kubelet.sock --json >"$work/kubelet.json" \
+  2>"$work/kubelet.err" || true
+python3 - "$work/kubelet.json" <<'PY' || fail "the kubelet module did not answer in the image: $(cat "$work/kubelet.err")"
+import json, sys
+spots = json.load(open(sys.argv[1]))["consumer_sources"]["blind_spots"]
+kubelet = [s for s in spots if s.startswith("kubelet: ")]
+assert kubelet and "kubelet pod-resources at unix:///mnt/kubelet.sock" in kubelet[0], spots
+print(f"ok   the kubelet module loads in the image: {kubelet[0][:90]}")
+PY
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (IN_IMAGE_EXEC=1 in_image run --host-root /mnt --listen "127.0.0.1:$port" --state-file "") >"$work/run.log" 2>&1 &

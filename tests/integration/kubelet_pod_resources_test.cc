@@ -12,8 +12,8 @@
 #include <chrono>
 #include <thread>
 
-#include "consumers/kubelet_pod_resources_source.h"
-#include "consumers/pod_resources_api.grpc.pb.h"
+#include "consumers/kubelet/kubelet_pod_resources_source.h"
+#include "fake_kubelet/fake_kubelet.h"
 #include "support/temp_dir.h"
 
 namespace rocewatch {
@@ -25,34 +25,6 @@ using std::chrono::steady_clock;
 constexpr auto kTimeout = milliseconds(300);
 // A call may take its deadline plus gRPC's scheduling; never the old unbounded wait.
 constexpr auto kBound = milliseconds(2000);
-
-class FakeKubelet final : public v1::PodResourcesLister::Service {
- public:
-  grpc::Status List(grpc::ServerContext*, const v1::ListPodResourcesRequest*,
-                    v1::ListPodResourcesResponse* response) override {
-    ++calls;
-    if (fail) return grpc::Status(grpc::StatusCode::PERMISSION_DENIED, "not for you");
-    v1::PodResources* pod = response->add_pod_resources();
-    pod->set_name("trainer-0");
-    pod->set_namespace_("ml");
-    v1::ContainerResources* container = pod->add_containers();
-    container->set_name("main");
-    v1::ContainerDevices* vfs = container->add_devices();
-    vfs->set_resource_name("nvidia.com/sriov_rdma");
-    vfs->add_device_ids("0000:3b:00.2");
-    vfs->add_device_ids("0000:3b:00.3");
-    v1::ContainerDevices* gpus = container->add_devices();
-    gpus->set_resource_name("nvidia.com/gpu");
-    gpus->add_device_ids("GPU-0d7c3d53");
-    v1::PodResources* web = response->add_pod_resources();
-    web->set_name("web-1");
-    web->set_namespace_("shop");
-    web->add_containers()->set_name("nginx");  // no devices: not listed
-    return grpc::Status::OK;
-  }
-  std::atomic<int> calls{0};
-  std::atomic<bool> fail{false};
-};
 
 // A unix socket peer that is not a kubelet: it accepts and then says `reply` (or nothing).
 class RawPeer {
@@ -100,12 +72,7 @@ class RawPeer {
 class KubeletPodResourcesTest : public ::testing::Test {
  protected:
   std::string SocketPath() const { return dir_.path() + "/kubelet.sock"; }
-  std::unique_ptr<grpc::Server> StartKubelet() {
-    grpc::ServerBuilder builder;
-    builder.AddListeningPort("unix://" + SocketPath(), grpc::InsecureServerCredentials());
-    builder.RegisterService(&kubelet_);
-    return builder.BuildAndStart();
-  }
+  std::unique_ptr<grpc::Server> StartKubelet() { return kubelet_.Start(SocketPath()); }
   // ListNow, timed.
   StatusOr<std::vector<PodDeviceAllocation>> TimedList(steady_clock::duration* took) {
     KubeletPodResourcesSource source(SocketPath(), kTimeout);

@@ -13,13 +13,16 @@
 // (bench/micro/kubelet_call_bench.cc, docs/benchmarks.md).
 //
 // Threading: one thread at a time (the event loop); gRPC runs its own threads inside.
+//
+// Built into the kubelet module (librocewatch-kubelet.so, kubelet_module_abi.h), which the binary
+// loads only where the socket exists (LazyKubeletPodResourcesSource); tests and benchmarks link it
+// directly (rocewatch_kubelet_client).
 
 #include <memory>
 #include <string>
 
-#include "consumers/consumer_options.h"
 #include "consumers/pod_resources.h"
-#include "os/host_paths.h"
+#include "core/clock.h"
 
 namespace rocewatch {
 
@@ -47,10 +50,5 @@ class KubeletPodResourcesSource final : public PodResourcesSource {
   std::unique_ptr<Call> call_;                                       // in flight
   std::optional<StatusOr<std::vector<PodDeviceAllocation>>> ready_;  // answered without a call
 };
-
-// The daemon's source: options.kubelet_socket ("" = <host-root>/var/lib/kubelet/pod-resources/
-// kubelet.sock), null for "none".
-std::unique_ptr<PodResourcesSource> KubeletPodResourcesSourceFor(const HostPaths& paths,
-                                                                 const ConsumerOptions& options);
 
 }  // namespace rocewatch

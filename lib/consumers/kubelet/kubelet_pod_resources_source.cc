@@ -1,4 +1,4 @@
-#include "consumers/kubelet_pod_resources_source.h"
+#include "consumers/kubelet/kubelet_pod_resources_source.h"
 
 #include <grpcpp/grpcpp.h>
 #include <sys/stat.h>
@@ -7,7 +7,6 @@
 
 #include "consumers/pod_resources_api.grpc.pb.h"
 #include "core/duration.h"
-#include "os/file_system.h"
 
 namespace rocewatch {
 namespace {
@@ -148,15 +147,6 @@ StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::ListNow() 
     return Finish(false);
   }
   return Finish(ok);
-}
-
-std::unique_ptr<PodResourcesSource> KubeletPodResourcesSourceFor(const HostPaths& paths,
-                                                                 const ConsumerOptions& options) {
-  if (options.kubelet_socket == "none") return nullptr;
-  std::string socket = options.kubelet_socket;
-  if (socket.empty())
-    socket = JoinPath(paths.host_root, "var/lib/kubelet/pod-resources/kubelet.sock");
-  return std::make_unique<KubeletPodResourcesSource>(socket, options.kubelet_timeout);
 }
 
 }  // namespace rocewatch
