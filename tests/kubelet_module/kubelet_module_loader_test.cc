@@ -130,6 +130,23 @@ TEST_F(KubeletModuleLoaderTest, ASocketLoadsTheModuleAndAListGoesThroughIt) {
   EXPECT_EQ((*answer)->size(), 2u);
 }
 
+// The daemon looks for an answer only at its next poll, a second later: the call must progress
+// meanwhile. (With the server in this process its threads would drive the client's connection
+// too; in another process, as the kubelet is, only the client's own can.)
+TEST_F(KubeletModuleLoaderTest, ACallCompletesWhileNobodyLooksForItsAnswer) {
+  FakeKubeletProcess kubelet(SocketPath());
+  ASSERT_TRUE(kubelet.running());
+  LazyKubeletPodResourcesSource source(
+      SocketPath(), kTimeout,
+      std::make_shared<DlopenKubeletModule>(std::vector<std::string>{kModule}));
+  source.Request();
+  std::this_thread::sleep_for(kTimeout + std::chrono::milliseconds(500));  // the loop, elsewhere
+  std::optional<StatusOr<std::vector<PodDeviceAllocation>>> answer = source.TakeAnswer();
+  ASSERT_TRUE(answer.has_value());
+  ASSERT_TRUE(answer->ok()) << answer->status().ToString();
+  EXPECT_EQ((*answer)->size(), 2u);
+}
+
 TEST_F(KubeletModuleLoaderTest, AMissingModuleIsAOneLineErrorNamingWhereItWasLookedFor) {
   dir_.WriteFile("kubelet.sock", "");
   LazyKubeletPodResourcesSource source = SourceWith({dir_.path() + "/lib/missing.so"});

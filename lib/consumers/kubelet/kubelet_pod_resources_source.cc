@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 
 #include "consumers/pod_resources_api.grpc.pb.h"
 #include "core/duration.h"
@@ -50,11 +53,21 @@ struct KubeletPodResourcesSource::Channel {
 };
 
 struct KubeletPodResourcesSource::Call {
+  // Joins the waiter: the call's completion (or its cancellation) has come or comes at once.
+  ~Call() {
+    if (waiter.joinable()) waiter.join();
+  }
   grpc::ClientContext context;
   v1::ListPodResourcesRequest request;
   v1::ListPodResourcesResponse response;
   grpc::Status status;
   std::unique_ptr<grpc::ClientAsyncResponseReader<v1::ListPodResourcesResponse>> reader;
+  // The thread blocked in the queue's Next() until this call completes; it sets `completed`.
+  std::thread waiter;
+  std::mutex mutex;
+  std::condition_variable completion;
+  bool completed = false;  // GUARDED_BY(mutex)
+  bool ok = false;         // GUARDED_BY(mutex): the queue's verdict on the call
 };
 
 KubeletPodResourcesSource::KubeletPodResourcesSource(std::string socket_path, Duration timeout)
@@ -62,17 +75,17 @@ KubeletPodResourcesSource::KubeletPodResourcesSource(std::string socket_path, Du
 
 KubeletPodResourcesSource::~KubeletPodResourcesSource() {
   if (call_) call_->context.TryCancel();
-  CloseChannel();
+  CloseChannel();  // joins the waiter once the cancelled call completed
 }
 
 void KubeletPodResourcesSource::CloseChannel() {
   if (!channel_) return;
+  call_.reset();  // joins the waiter, which took the call's completion from the queue
   channel_->queue.Shutdown();
   void* tag = nullptr;
   bool ok = false;
   while (channel_->queue.Next(&tag, &ok)) {
   }
-  call_.reset();  // completed (or cancelled and drained): before its queue goes
   channel_.reset();
 }
 
@@ -92,9 +105,28 @@ void KubeletPodResourcesSource::Request() {
       channel_->stub->PrepareAsyncList(&call_->context, call_->request, &channel_->queue);
   call_->reader->StartCall();
   call_->reader->Finish(&call_->response, &call_->status, call_.get());
+  call_->waiter = std::thread([call = call_.get(), queue = &channel_->queue] {
+    void* tag = nullptr;
+    bool ok = false;
+    const bool got = queue->Next(&tag, &ok);  // the call's deadline bounds this wait
+    std::lock_guard<std::mutex> lock(call->mutex);
+    call->completed = true;
+    call->ok = got && ok;
+    call->completion.notify_all();
+  });
 }
 
-StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::Finish(bool ok) {
+bool KubeletPodResourcesSource::WaitForCompletion(Duration bound) {
+  std::unique_lock<std::mutex> lock(call_->mutex);
+  return call_->completion.wait_for(lock, bound, [this] { return call_->completed; });
+}
+
+StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::Finish() {
+  bool ok = false;
+  {
+    std::lock_guard<std::mutex> lock(call_->mutex);
+    ok = call_->completed && call_->ok;
+  }
   StatusOr<std::vector<PodDeviceAllocation>> result = ResultOf(ok);
   // No channel is kept between calls: an open one costs gRPC's threads about 0.3 ms of CPU per
   // second while idle, a new one about 0.9 ms per call (docs/benchmarks.md).
@@ -121,32 +153,19 @@ StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::ResultOf(b
 
 std::optional<StatusOr<std::vector<PodDeviceAllocation>>> KubeletPodResourcesSource::TakeAnswer() {
   if (ready_) return std::exchange(ready_, std::nullopt);
-  if (!call_) return std::nullopt;
-  void* tag = nullptr;
-  bool ok = false;
-  const grpc::CompletionQueue::NextStatus next =
-      channel_->queue.AsyncNext(&tag, &ok, std::chrono::system_clock::now());
-  if (next != grpc::CompletionQueue::GOT_EVENT) return std::nullopt;
-  return Finish(ok);
+  if (!call_ || !WaitForCompletion(Duration::zero())) return std::nullopt;
+  return Finish();
 }
 
 StatusOr<std::vector<PodDeviceAllocation>> KubeletPodResourcesSource::ListNow() {
   Request();
   if (ready_) return *std::exchange(ready_, std::nullopt);
-  void* tag = nullptr;
-  bool ok = false;
   // The call's deadline bounds this wait; the extra second covers gRPC's own scheduling.
-  const grpc::CompletionQueue::NextStatus next = channel_->queue.AsyncNext(
-      &tag, &ok,
-      std::chrono::system_clock::now() +
-          std::chrono::duration_cast<std::chrono::milliseconds>(timeout_) +
-          std::chrono::seconds(1));
-  if (next != grpc::CompletionQueue::GOT_EVENT) {
-    call_->context.TryCancel();
-    channel_->queue.Next(&tag, &ok);  // the cancelled call completes at once
-    return Finish(false);
+  if (!WaitForCompletion(timeout_ + std::chrono::seconds(1))) {
+    call_->context.TryCancel();  // the cancelled call completes at once
+    WaitForCompletion(std::chrono::seconds(10));
   }
-  return Finish(ok);
+  return Finish();
 }
 
 }  // namespace rocewatch

@@ -12,6 +12,11 @@
 // --consumer-scan-interval, and an idle open channel costs more CPU than connecting again
 // (bench/micro/kubelet_call_bench.cc, docs/benchmarks.md).
 //
+// The completion queue is waited on by a thread of the call's own (started by Request, joined
+// when the answer is taken): gRPC makes progress on a connection only while a thread polls the
+// queue, and the daemon's loop looks at it once per poll interval, too seldom for a connect to
+// finish within the call's deadline.
+//
 // Threading: one thread at a time (the event loop); gRPC runs its own threads inside.
 //
 // Built into the kubelet module (librocewatch-kubelet.so, kubelet_module_abi.h), which the binary
@@ -39,10 +44,12 @@ class KubeletPodResourcesSource final : public PodResourcesSource {
  private:
   struct Call;
   struct Channel;
-  // The completed call's result; then the call and its channel are closed.
-  StatusOr<std::vector<PodDeviceAllocation>> Finish(bool ok);
+  // The completed call's result; then the call and its channel are closed. REQUIRES: call_
+  StatusOr<std::vector<PodDeviceAllocation>> Finish();
   StatusOr<std::vector<PodDeviceAllocation>> ResultOf(bool ok) const;  // REQUIRES: call_
   void CloseChannel();  // shuts the queue down, drains it, drops the call and the channel
+  // Waits at most `bound` for the call's completion; true if it completed. REQUIRES: call_
+  bool WaitForCompletion(Duration bound);
 
   const std::string socket_path_;
   const Duration timeout_;
