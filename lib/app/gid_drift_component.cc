@@ -20,6 +20,28 @@ std::vector<GidPortTable> GidPortTablesOf(const NodeSnapshot& snapshot) {
   return tables;
 }
 
+namespace {
+
+// True if `tables` is what GidPortTablesOf(snapshot) would return.
+bool SameTables(const NodeSnapshot& snapshot, const std::vector<GidPortTable>& tables) {
+  size_t i = 0;
+  for (const Device& device : snapshot.devices) {
+    for (const Port& port : device.ports) {
+      if (i == tables.size()) return false;
+      const GidPortTable& t = tables[i++];
+      const std::string_view netdev =
+          port.netdevs.empty() ? std::string_view() : std::string_view(port.netdevs.front());
+      if (t.device != device.name || t.port != port.number || t.roce != port.IsRoce() ||
+          t.netdev != netdev || t.entries != port.gids) {
+        return false;
+      }
+    }
+  }
+  return i == tables.size();
+}
+
+}  // namespace
+
 GidDriftComponent::GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs_devices,
                                      GidDriftOptions options)
     : store_(store), verbs_devices_(verbs_devices), options_(options) {}
@@ -63,6 +85,13 @@ Status GidDriftComponent::Start(MonitorContext& ctx) {
 
 void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (watcher_) watcher_->Sync();  // the GID reads may have opened or closed devices
+  // The detector is idempotent: the tables it last saw, seen again, are no change, the same holes
+  // and mismatches. So only a failed state write is retried.
+  if (observed_ && SameTables(snapshot, last_tables_)) {
+    Persist(ctx);
+    return;
+  }
+  ++observations_;
   std::vector<GidPortTable> tables = GidPortTablesOf(snapshot);
   std::set<GidPortKey> baseline;  // ports seen for the first time: their entries are no news
   for (const GidPortTable& t : tables)
@@ -95,6 +124,7 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
         mismatches_.push_back(*m);
   }
   observed_ = true;
+  last_tables_ = std::move(tables);
   Persist(ctx);
 }
 

@@ -65,6 +65,10 @@ class GidDriftComponent final : public MonitorComponent {
   void Stop(MonitorContext& ctx) override;
 
   const GidDriftState& state() const { return detector_.state(); }
+  // Snapshots handed to the detector: one whose tables equal the last ones observed (GID tables
+  // carried forward between two sysfs reads, or unchanged) is not, since the detector would find
+  // nothing new in it (benchmarks, tests).
+  uint64_t observations() const { return observations_; }
 
  private:
   void Persist(MonitorContext& ctx);
@@ -84,6 +88,8 @@ class GidDriftComponent final : public MonitorComponent {
   std::vector<GidIndexMismatch> mismatches_;
   std::map<GidPortKey, std::vector<uint32_t>> holes_;
   std::shared_ptr<const ConsumerBoard> consumers_;
+  std::vector<GidPortTable> last_tables_;  // the detector's last input
+  uint64_t observations_ = 0;
 };
 
 // The ports of a snapshot as the detector's input: every port, its primary netdev and GIDs.

@@ -270,6 +270,45 @@ TEST_F(GidDriftComponentTest, AnUnchangedStateIsNotRewritten) {
   EXPECT_EQ(recording.writes, 1);
 }
 
+TEST_F(GidDriftComponentTest, UnchangedTablesAreNotObservedAgainAndTheNextChangeIsStillADrift) {
+  auto store = MakeStore(writer_);
+  GidDriftComponent component(*store, nullptr, {});
+  ASSERT_TRUE(component.Start(ctx_).ok());
+  port_.TakeReference(3);
+  for (int poll = 0; poll < 4; ++poll) {  // the first, then three with the tables carried forward
+    component.OnSnapshot(ctx_, Snapshot());
+    clock_.Advance(seconds(1));
+  }
+  EXPECT_EQ(component.observations(), 1u);
+  const GidDriftState before = component.state();
+  Flap(port_);
+  clock_.Advance(seconds(1));
+  component.OnSnapshot(ctx_, Snapshot());
+  EXPECT_EQ(component.observations(), 2u);
+  EXPECT_EQ(ValueOf(Metrics(component), "rocewatch_gid_drift_events_total", eth0_), 1.0);
+  EXPECT_NE(component.state(), before);
+  // A port's netdev changing (same GIDs) is a change of the detector's input too.
+  NodeSnapshot renamed = Snapshot();
+  renamed.devices[0].ports[0].netdevs = {"eth9"};
+  component.OnSnapshot(ctx_, renamed);
+  EXPECT_EQ(component.observations(), 3u);
+}
+
+TEST_F(GidDriftComponentTest, AFailedWriteIsRetriedWhileTheTablesStayTheSame) {
+  FakeStateFileWriter failing;
+  failing.fail_errno = ENOSPC;
+  auto store = MakeStore(failing);
+  GidDriftComponent component(*store, nullptr, {});
+  ASSERT_TRUE(component.Start(ctx_).ok());
+  component.OnSnapshot(ctx_, Snapshot());
+  failing.fail_errno = 0;  // the disk has room again
+  component.OnSnapshot(ctx_, Snapshot());
+  EXPECT_EQ(component.observations(), 1u);
+  EXPECT_EQ(failing.writes, 2) << "the failed write, then its retry";
+  component.OnSnapshot(ctx_, Snapshot());
+  EXPECT_EQ(failing.writes, 2) << "written: nothing more to write";
+}
+
 TEST_F(GidDriftComponentTest, ACorruptStateFileIsAWarningAndAFreshBaseline) {
   root_.WriteFile("state.json", "garbage");
   auto store = MakeStore(writer_);
