@@ -1,9 +1,10 @@
 // The daemon's in-memory work on a 16-rail node, with the component set of `rocewatch run`
 // (app/components.h, so every detector on main is included): one poll cycle without I/O
-// (components' OnSnapshot, and the exposition marked stale as the daemon does, or built and
-// published after every poll as it did before: the baseline of the same run), the exposition
-// build alone, and what one scrape does before HTTP (Collect + text serialization). Counter:
-// series exposed.
+// (components' OnSnapshot and the findings' times, with the exposition and the findings document
+// only marked stale as the daemon does, or, as the baselines of the same run, the findings
+// document built after every poll, and both built after every poll), the exposition build alone,
+// the findings document build alone, and what one scrape does before HTTP (a copy of the
+// families + text serialization). Counters: series exposed, bytes served.
 
 #include <benchmark/benchmark.h>
 #include <prometheus/text_serializer.h>
@@ -11,12 +12,14 @@
 
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/components.h"
 #include "app/monitor.h"
 #include "export/exposition_writer.h"
-#include "export/snapshot_collectable.h"
 #include "rail_node_tree.h"
+#include "report/daemon_findings.h"
 #include "support/fake_clock.h"
 #include "support/fake_host_env.h"
 #include "sysfs/sysfs_gid_table_source.h"
@@ -44,25 +47,31 @@ NodeSnapshot ReadRailNode() {
   return snapshot.ok() ? std::move(snapshot).value() : NodeSnapshot{};
 }
 
+// What the daemon builds after every poll: nothing (both on demand, as `rocewatch run` does now),
+// the findings document (the daemon before it was built on demand), or both (before that).
+enum class BuiltEveryPoll { kNothing = 0, kFindings = 1, kExpositionAndFindings = 2 };
+
+// The findings document as GET /api/v1/findings serves it.
+std::string FindingsDocument(const Monitor& monitor) {
+  return DaemonFindingsToJson(monitor.timed_findings(), monitor.recent_events(), "boot")
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // A started Monitor over the 16-rail snapshot with the daemon's components (no state file).
 class RailNodeMonitor {
  public:
-  // publish_every_poll: build and publish the exposition after every poll (the daemon before it
-  // built the exposition on demand); otherwise only mark it stale, as `rocewatch run` does.
-  explicit RailNodeMonitor(bool publish_every_poll = true)
+  explicit RailNodeMonitor(BuiltEveryPoll built = BuiltEveryPoll::kNothing)
       : source_(ReadRailNode()), loop_(clock_), monitor_(loop_, source_, MonitorOptions{}) {
     spdlog::set_level(spdlog::level::warn);
     options_.state_file.clear();
     host_.env().clock = &clock_;
     for (auto& component : BuildComponents({options_, host_.env(), fs_, fs_}).all)
       monitor_.AddComponent(std::move(component));
-    if (publish_every_poll) {
-      monitor_.SetPublishSink([this](std::vector<prometheus::MetricFamily> families) {
-        published_->Publish(std::move(families));
-      });
-    } else {
-      monitor_.SetExpositionChangeSink([this] { ++stale_marks_; });
-    }
+    monitor_.SetChangeSink([this, built] {
+      ++stale_marks_;
+      if (built == BuiltEveryPoll::kExpositionAndFindings) exposition_ = monitor_.BuildExposition();
+      if (built != BuiltEveryPoll::kNothing) findings_ = FindingsDocument(monitor_);
+    });
     started_ = monitor_.Start();
   }
   ~RailNodeMonitor() { monitor_.Stop(); }
@@ -70,7 +79,6 @@ class RailNodeMonitor {
   const Status& started() const { return started_; }
   Monitor& monitor() { return monitor_; }
   FakeClock& clock() { return clock_; }
-  const SnapshotCollectable& published() const { return *published_; }
 
  private:
   RunOptions options_;
@@ -80,9 +88,10 @@ class RailNodeMonitor {
   FixedSnapshotSource source_;
   EventLoop loop_;
   Monitor monitor_;
-  std::shared_ptr<SnapshotCollectable> published_ = std::make_shared<SnapshotCollectable>();
   Status started_;
   uint64_t stale_marks_ = 0;
+  std::vector<prometheus::MetricFamily> exposition_;
+  std::string findings_;
 };
 
 size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
@@ -92,7 +101,7 @@ size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
 }
 
 void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
-  RailNodeMonitor node(/*publish_every_poll=*/state.range(0) != 0);
+  RailNodeMonitor node(static_cast<BuiltEveryPoll>(state.range(0)));
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
   for (auto _ : state) {
     node.clock().Advance(std::chrono::seconds(1));
@@ -100,9 +109,10 @@ void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_MonitorPollCycleWithoutIo)
-    ->ArgName("publish_every_poll")
-    ->Arg(0)
-    ->Arg(1)
+    ->ArgName("built_every_poll")
+    ->Arg(static_cast<int>(BuiltEveryPoll::kNothing))
+    ->Arg(static_cast<int>(BuiltEveryPoll::kFindings))
+    ->Arg(static_cast<int>(BuiltEveryPoll::kExpositionAndFindings))
     ->Unit(benchmark::kMicrosecond);
 
 void BM_BuildExposition(benchmark::State& state) {
@@ -118,16 +128,32 @@ void BM_BuildExposition(benchmark::State& state) {
 }
 BENCHMARK(BM_BuildExposition)->Unit(benchmark::kMicrosecond);
 
-// What the exposer does per scrape before the HTTP write: copy the published families and
-// serialize them to the text format.
+// One GET /api/v1/findings on a healthy node: the document built from the last poll.
+void BM_BuildFindingsDocument(benchmark::State& state) {
+  RailNodeMonitor node;
+  if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string document = FindingsDocument(node.monitor());
+    bytes = document.size();
+    benchmark::DoNotOptimize(document);
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+}
+BENCHMARK(BM_BuildFindingsDocument)->Unit(benchmark::kMicrosecond);
+
+// What the exposer does per scrape before the HTTP write: copy the built families and serialize
+// them to the text format.
 void BM_ScrapeCollectAndSerialize(benchmark::State& state) {
   RailNodeMonitor node;
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
+  const std::vector<prometheus::MetricFamily> built = node.monitor().BuildExposition();
   prometheus::TextSerializer serializer;
   size_t bytes = 0;
   for (auto _ : state) {
     std::ostringstream out;
-    serializer.Serialize(out, node.published().Collect());
+    std::vector<prometheus::MetricFamily> copy = built;  // what a scrape's Collect() returns
+    serializer.Serialize(out, copy);
     bytes = out.str().size();
     benchmark::DoNotOptimize(bytes);
   }
@@ -140,7 +166,7 @@ template <typename Serialize>
 void SerializeRailNode(benchmark::State& state, Serialize serialize) {
   RailNodeMonitor node;
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
-  const std::vector<prometheus::MetricFamily> families = node.published().Collect();
+  const std::vector<prometheus::MetricFamily> families = node.monitor().BuildExposition();
   size_t bytes = 0;
   for (auto _ : state) benchmark::DoNotOptimize(bytes = serialize(families));
   state.counters["bytes"] = static_cast<double>(bytes);

@@ -94,6 +94,7 @@ void Monitor::CountSourceError(std::string_view source, uint64_t count) {
 void Monitor::RecordEvent(std::string_view what, Severity severity) {
   recent_events_.push_back({clock().UnixSeconds(), severity, std::string(what)});
   if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
+  if (change_sink_) change_sink_();
   // An observer (diagnose --watch) shows events itself; logging them too would print them twice.
   if (event_observer_) {
     event_observer_(clock().UnixSeconds(), what);
@@ -150,22 +151,20 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
 
 void Monitor::Publish() {
   loop_.Cancel(publish_timer_);
-  if (publish_sink_) publish_sink_(BuildExposition());
-  if (change_sink_) change_sink_();
-  if (findings_sink_) {
-    const double now = clock().UnixSeconds();
-    std::vector<TimedFinding> timed;
-    std::map<std::pair<std::string, std::string>, double> since;
-    for (Finding& f : CurrentFindings()) {
-      std::pair<std::string, std::string> key{f.check, f.subject};
-      auto it = finding_since_.find(key);
-      double first = it != finding_since_.end() ? it->second : now;
-      since.emplace(std::move(key), first);
-      timed.push_back({std::move(f), first, now});
-    }
-    finding_since_ = std::move(since);  // a finding that went away starts afresh
-    findings_sink_(timed, recent_events_);
+  // Evaluated on every publish, not when the document is built: "since" is the first evaluation
+  // that had the finding, however rarely the document is asked for.
+  const double now = clock().UnixSeconds();
+  timed_findings_.clear();
+  std::map<std::pair<std::string, std::string>, double> since;
+  for (Finding& f : CurrentFindings()) {
+    std::pair<std::string, std::string> key{f.check, f.subject};
+    auto it = finding_since_.find(key);
+    double first = it != finding_since_.end() ? it->second : now;
+    since.emplace(std::move(key), first);
+    timed_findings_.push_back({std::move(f), first, now});
   }
+  finding_since_ = std::move(since);  // a finding that went away starts afresh
+  if (change_sink_) change_sink_();
 }
 
 std::vector<prometheus::MetricFamily> Monitor::BuildExposition() const {

@@ -2,8 +2,10 @@
 // The Monitor runs the daemon's observation cycle on the event loop:
 //   - a snapshot every `interval`, and one `settle` after any component asks for one (bursts of
 //     requests coalesce into one snapshot);
-//   - after each snapshot every component's OnSnapshot, then the exposition is rebuilt from all
-//     components and published;
+//   - after each snapshot every component's OnSnapshot, then the findings are evaluated (when each
+//     was first seen) and the change sink is told: the exposition and the findings document are
+//     built from BuildExposition(), timed_findings() and recent_events() when someone asks for
+//     them (core/on_demand.h), not after every poll;
 //   - its own metrics: build info, last poll time, poll duration, source errors.
 //
 // Threading: everything on the loop thread except last_poll_unix(), which the /healthz handler
@@ -39,18 +41,14 @@ enum class SnapshotTrigger { kPeriodic, kRequested };
 
 class Monitor final : public MonitorContext {
  public:
-  using PublishSink = std::function<void(std::vector<prometheus::MetricFamily>)>;
-  // Called on every publish instead of building: what BuildExposition() gives has changed (for
-  // an exposition built when a scrape asks for it, export/on_demand_exposition.h).
+  // Called on every publish and every recorded event: what BuildExposition(), timed_findings()
+  // or recent_events() give has changed (for what is built when someone asks, core/on_demand.h).
   using ChangeSink = std::function<void()>;
   // Called after every snapshot, with what triggered it.
   using SnapshotObserver = std::function<void(const NodeSnapshot&, SnapshotTrigger trigger)>;
   // Called for every RecordEvent, with the Unix time it was recorded.
   using EventObserver = std::function<void(double unix_seconds, std::string_view what)>;
-  // Called with every publish: the current findings with their times, and the recent events.
-  using FindingsSink =
-      std::function<void(const std::vector<TimedFinding>&, const std::deque<RecordedEvent>&)>;
-  // Events kept for the findings sink, oldest dropped first.
+  // Events kept for recent_events(), oldest dropped first.
   static constexpr size_t kRecentEvents = 256;
 
   // REQUIRES: loop and source outlive the Monitor.
@@ -58,11 +56,9 @@ class Monitor final : public MonitorContext {
   ~Monitor() override;
 
   void AddComponent(std::unique_ptr<MonitorComponent> component);
-  void SetPublishSink(PublishSink sink) { publish_sink_ = std::move(sink); }
-  void SetExpositionChangeSink(ChangeSink sink) { change_sink_ = std::move(sink); }
+  void SetChangeSink(ChangeSink sink) { change_sink_ = std::move(sink); }
   void SetSnapshotObserver(SnapshotObserver observer) { observer_ = std::move(observer); }
   void SetEventObserver(EventObserver observer) { event_observer_ = std::move(observer); }
-  void SetFindingsSink(FindingsSink sink) { findings_sink_ = std::move(sink); }
 
   // Starts the components, takes the first snapshot and schedules the periodic ones.
   // Errors: the first snapshot failed as a whole (e.g. the sysfs root is unreadable).
@@ -80,6 +76,10 @@ class Monitor final : public MonitorContext {
   std::vector<Finding> CurrentFindings() const;
   // The exposition as it would be published now.
   std::vector<prometheus::MetricFamily> BuildExposition() const;
+  // The findings of the last publish, each with when it was first and last seen.
+  const std::vector<TimedFinding>& timed_findings() const { return timed_findings_; }
+  // The last kRecentEvents events, oldest first.
+  const std::deque<RecordedEvent>& recent_events() const { return recent_events_; }
 
   // MonitorContext
   EventLoop& loop() override { return loop_; }
@@ -111,12 +111,11 @@ class Monitor final : public MonitorContext {
     double seconds = 0;
   };
   std::vector<ComponentHealth> component_health_;
-  PublishSink publish_sink_;
   ChangeSink change_sink_;
   SnapshotObserver observer_;
   EventObserver event_observer_;
-  FindingsSink findings_sink_;
   std::deque<RecordedEvent> recent_events_;
+  std::vector<TimedFinding> timed_findings_;
   // (check, subject) -> when it was first seen, for the findings still present.
   std::map<std::pair<std::string, std::string>, double> finding_since_;
 

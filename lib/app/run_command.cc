@@ -97,34 +97,28 @@ Status Daemon::Open(Resources resources) {
       BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
 
-  if (resources.exposition_on_demand) {
-    // Built on the loop when a scrape asks for it, and only if a poll or an event changed it
-    // since the last scrape; a scrape waits at most 2 s for a busy loop, then serves the last
-    // exposition built.
-    StatusOr<std::unique_ptr<OnDemandExposition>> exposition = OnDemandExposition::Create(
-        loop_, [this] { return monitor_->BuildExposition(); }, std::chrono::seconds(2));
-    if (!exposition.ok()) return exposition.status();
-    std::shared_ptr<OnDemandExposition> on_demand = std::move(exposition).value();
-    metrics_ = on_demand;
-    monitor_->SetExpositionChangeSink([this, raw = on_demand.get()] {
-      raw->MarkStale();
-      published_.store(true, std::memory_order_release);
-    });
-  } else {
-    auto published = std::make_shared<SnapshotCollectable>();
-    metrics_ = published;
-    monitor_->SetPublishSink(
-        [this, raw = published.get()](std::vector<prometheus::MetricFamily> f) {
-          raw->Publish(std::move(f));
-          published_.store(true, std::memory_order_release);
-        });
-  }
-  // GET /api/v1/findings: built here, on the loop thread, served as is.
+  // /metrics and GET /api/v1/findings: built on the loop when a request asks for them, and only
+  // if a poll or an event changed them since the last request; a request waits at most 2 s for a
+  // busy loop, then gets the last one built.
+  constexpr Duration kRequestWait = std::chrono::seconds(2);
+  StatusOr<std::unique_ptr<OnDemandExposition>> exposition = OnDemandExposition::Create(
+      loop_, [this] { return monitor_->BuildExposition(); }, kRequestWait);
+  if (!exposition.ok()) return exposition.status();
+  metrics_ = std::move(exposition).value();
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
-  monitor_->SetFindingsSink([this, boot_id](const std::vector<TimedFinding>& current,
-                                            const std::deque<RecordedEvent>& events) {
-    findings_->Publish(DaemonFindingsToJson(current, events, boot_id)
-                           .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  StatusOr<std::unique_ptr<OnDemand<std::string>>> findings = OnDemand<std::string>::Create(
+      loop_,
+      [this, boot_id] {
+        return DaemonFindingsToJson(monitor_->timed_findings(), monitor_->recent_events(), boot_id)
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      },
+      kRequestWait, "/api/v1/findings");
+  if (!findings.ok()) return findings.status();
+  findings_ = std::move(findings).value();
+  monitor_->SetChangeSink([this] {
+    metrics_->MarkStale();
+    findings_->MarkStale();
+    if (monitor_->polls() > 0) published_.store(true, std::memory_order_release);
   });
 
   spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
@@ -138,8 +132,13 @@ Status Daemon::Open(Resources resources) {
     return published_.load(std::memory_order_acquire) &&
            clock.UnixSeconds() - monitor_->last_poll_unix() < stall_after;
   };
+  // Null (503) until the first poll was published.
+  auto findings_document = [this]() -> std::shared_ptr<const std::string> {
+    std::shared_ptr<const std::string> document = findings_->Get();
+    return published_.load(std::memory_order_acquire) ? document : nullptr;
+  };
   StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options_.listen, metrics_, live, findings_);
+      MetricsServer::Start(options_.listen, metrics_, live, findings_document);
   if (!server.ok()) return server.status();
   server_ = std::move(server).value();
   Status started = monitor_->Start();
@@ -182,9 +181,8 @@ int RunDaemon(const HostEnv& env, const RunOptions& options) {
       KeptDescriptorBudget(open_file_limit.ok() ? *open_file_limit : 1024);
   spdlog::info("open-file limit {}: up to {} sysfs descriptors kept open",
                open_file_limit.ok() ? *open_file_limit : 0, descriptor_budget);
-  StatusOr<std::unique_ptr<Daemon>> daemon = Daemon::Start(
-      env, options,
-      Daemon::Resources{.kept_descriptors = descriptor_budget, .exposition_on_demand = true});
+  StatusOr<std::unique_ptr<Daemon>> daemon =
+      Daemon::Start(env, options, Daemon::Resources{.kept_descriptors = descriptor_budget});
   if (!daemon.ok()) {
     spdlog::error("{}", daemon.status().message());
     return 1;

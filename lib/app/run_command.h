@@ -12,9 +12,9 @@
 #include "app/options.h"
 #include "app/service_status_reporter.h"
 #include "core/event_loop.h"
+#include "core/on_demand.h"
 #include "export/metrics_server.h"
 #include "export/on_demand_exposition.h"
-#include "export/snapshot_collectable.h"
 #include "gid/state_file_lock.h"
 #include "sysfs/sysfs_poller.h"
 
@@ -22,8 +22,10 @@ namespace rocewatch {
 
 // The daemon's pipeline, wired once for `rocewatch run` and for tests: the GID source, the sysfs
 // poller, the Monitor with every component, the metrics server and the systemd status, all on
-// `env`. Start() leaves it serving with its first snapshot published; polls then come from Run()
-// (the loop's timers) or, in tests, from monitor().PollNow() on the caller's thread.
+// `env`. Start() leaves it serving with its first snapshot taken; polls then come from Run() (the
+// loop's timers, or what a test asks the loop to do). /metrics and /api/v1/findings are built on
+// the loop when a request asks for them (core/on_demand.h), so they are answered while Run() runs;
+// a request the loop does not answer within 2 s gets the last one built.
 // Threading: the caller's thread is the loop thread; the metrics server has its own threads.
 class Daemon {
  public:
@@ -31,10 +33,6 @@ class Daemon {
   // port attributes); RunDaemon derives it from the open-file limit.
   struct Resources {
     size_t kept_descriptors = 4096;
-    // /metrics built on the loop when a scrape asks (export/on_demand_exposition.h: what
-    // RunDaemon uses, the loop must be running for scrapes to be answered), or built and published
-    // after every poll (tests that poll on their own thread while others scrape).
-    bool exposition_on_demand = false;
   };
 
   // Errors: Unavailable when another daemon holds options.state_file; the GID source, the
@@ -53,6 +51,8 @@ class Daemon {
   Monitor& monitor() { return *monitor_; }
   int port() const { return server_->port(); }
   const char* gid_source_name() { return gids_.source().name(); }
+  // Findings documents built so far (tests). Thread-safe.
+  uint64_t findings_builds() const { return findings_->builds(); }
 
  private:
   Daemon(const HostEnv& env, const RunOptions& options);
@@ -66,9 +66,9 @@ class Daemon {
   std::unique_ptr<SysfsPoller> poller_;
   std::unique_ptr<InventorySnapshotSource> source_;
   std::unique_ptr<Monitor> monitor_;
-  std::shared_ptr<prometheus::Collectable> metrics_;
-  std::shared_ptr<PublishedDocument> findings_ = std::make_shared<PublishedDocument>();
-  std::atomic<bool> published_{false};  // /healthz: 503 until the first exposition is served
+  std::shared_ptr<OnDemandExposition> metrics_;
+  std::unique_ptr<OnDemand<std::string>> findings_;  // GET /api/v1/findings
+  std::atomic<bool> published_{false};  // /healthz: 503 until the first poll was published
   std::unique_ptr<MetricsServer> server_;
   std::unique_ptr<ServiceStatusReporter> service_;
   bool stopped_ = false;

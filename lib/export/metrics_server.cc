@@ -20,7 +20,7 @@ namespace {
 // civetweb's begin_request is a plain function pointer: handlers are found by server port.
 struct PortHandlers {
   MetricsServer::HealthCheck health;
-  std::shared_ptr<const PublishedDocument> findings;
+  MetricsServer::FindingsDocument findings;
 };
 std::mutex g_handlers_mutex;
 std::map<int, PortHandlers>& Handlers() {
@@ -55,9 +55,8 @@ int BeginRequest(mg_connection* conn) {
     return healthy ? Reply(conn, 200, "OK", "text/plain", "ok\n")
                    : Reply(conn, 503, "Service Unavailable", "text/plain", "stalled\n");
   }
-  std::shared_ptr<const std::string> document =
-      handlers.findings ? handlers.findings->Current() : nullptr;
   if (!handlers.findings) return Reply(conn, 404, "Not Found", "text/plain", "not served\n");
+  std::shared_ptr<const std::string> document = handlers.findings();
   if (!document)
     return Reply(conn, 503, "Service Unavailable", "text/plain", "no poll completed yet\n");
   return Reply(conn, 200, "OK", "application/json", *document);
@@ -103,7 +102,7 @@ std::string WhyCannotListen(const ListenAddress& address) {
 
 StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
     const ListenAddress& address, std::shared_ptr<prometheus::Collectable> metrics,
-    HealthCheck health, std::shared_ptr<const PublishedDocument> findings) {
+    HealthCheck health, FindingsDocument findings) {
   static CivetCallbacks callbacks = [] {
     CivetCallbacks c{};
     c.begin_request = BeginRequest;

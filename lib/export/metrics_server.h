@@ -1,9 +1,9 @@
 #pragma once
-// The HTTP endpoint: /metrics (prometheus-cpp Exposer over what the loop publishes: an
-// OnDemandExposition in the daemon, a SnapshotCollectable in tests), /healthz
-// (200 while the health check passes, 503 otherwise) and /api/v1/findings (the last published
-// findings document as application/json; 503 before the first one, 404 when not given). TLS is
-// deliberately not offered: terminate it outside (kube-rbac-proxy), see docs/deploy.md.
+// The HTTP endpoint: /metrics (prometheus-cpp Exposer over a collectable: the daemon's
+// OnDemandExposition), /healthz (200 while the health check passes, 503 otherwise) and
+// /api/v1/findings (the document the findings callback gives, as application/json; 503 while it
+// gives none, 404 when no callback was given). TLS is deliberately not offered: terminate it
+// outside (kube-rbac-proxy), see docs/deploy.md.
 
 #include <prometheus/collectable.h>
 
@@ -13,7 +13,6 @@
 
 #include "core/status.h"
 #include "export/listen_address.h"
-#include "export/published_document.h"
 
 namespace prometheus {
 class Exposer;
@@ -26,12 +25,15 @@ class MetricsServer {
   // Returns true while the daemon is healthy. Called from the server's threads: must be
   // thread-safe and cheap.
   using HealthCheck = std::function<bool()>;
+  // The findings document to serve, or null while there is none yet. Called from the server's
+  // threads: must be thread-safe; it may wait (the daemon's asks its event loop, bounded).
+  using FindingsDocument = std::function<std::shared_ptr<const std::string>()>;
 
   // Binds and starts serving. Errors: Unavailable with the reason, in words (port in use, bad
   // address, permission).
   static StatusOr<std::unique_ptr<MetricsServer>> Start(
       const ListenAddress& address, std::shared_ptr<prometheus::Collectable> metrics,
-      HealthCheck health, std::shared_ptr<const PublishedDocument> findings = nullptr);
+      HealthCheck health, FindingsDocument findings = nullptr);
   ~MetricsServer();
 
   // The bound port (the chosen one when started with port 0).

@@ -21,7 +21,11 @@ class RecordingComponent final : public MonitorComponent {
   void AppendMetrics(const MonitorContext&, MetricFamilies& out) const override {
     out.Gauge("test_snapshots", "", {}, snapshots);
   }
+  void AppendFindings(const MonitorContext&, std::vector<Finding>& out) const override {
+    if (finding) out.push_back({Severity::kWarning, "test_check", "mlx5_0/1", "seen", "none"});
+  }
   int snapshots = 0;
+  bool finding = false;
 
  private:
   Status start_;
@@ -73,17 +77,13 @@ TEST_F(MonitorTest, PublishesAfterEverySnapshotWithComponentMetrics) {
   RecordingComponent* recorder = component.get();
   monitor.AddComponent(std::move(component));
   int publishes = 0;
-  std::vector<prometheus::MetricFamily> last;
-  monitor.SetPublishSink([&](std::vector<prometheus::MetricFamily> families) {
-    ++publishes;
-    last = std::move(families);
-  });
+  monitor.SetChangeSink([&] { ++publishes; });
   ASSERT_TRUE(monitor.Start().ok());
   RunFor(milliseconds(1005));
   EXPECT_EQ(recorder->snapshots, 2);
   EXPECT_EQ(publishes, 2);
   bool found = false;
-  for (const auto& family : last)
+  for (const auto& family : monitor.BuildExposition())
     if (family.name == "test_snapshots") found = family.metric.at(0).gauge.value == 2;
   EXPECT_TRUE(found);
 }
@@ -189,6 +189,37 @@ TEST_F(MonitorTest, RecordedEventsReachTheObserverWithTheirTime) {
   monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
   monitor.RecordEvent("eth0 carrier down", Severity::kWarning);
   EXPECT_EQ(events, std::vector<std::string>{"eth0 carrier down"});
+}
+
+// The findings are evaluated on every publish (when each was first seen), so a document built
+// long after a finding appeared still says when it did; a recorded event is a change too.
+TEST_F(MonitorTest, FindingsKeepWhenTheyWereFirstSeenAndEventsAreAChange) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  auto component = std::make_unique<RecordingComponent>();
+  RecordingComponent* recorder = component.get();
+  monitor.AddComponent(std::move(component));
+  int changes = 0;
+  monitor.SetChangeSink([&] { ++changes; });
+  ASSERT_TRUE(monitor.Start().ok());
+  EXPECT_TRUE(monitor.timed_findings().empty());
+  recorder->finding = true;
+  RunFor(milliseconds(1005));
+  ASSERT_EQ(monitor.timed_findings().size(), 1u);
+  const double first_seen = monitor.timed_findings()[0].since_unix_seconds;
+  EXPECT_EQ(monitor.timed_findings()[0].last_seen_unix_seconds, first_seen);
+  RunFor(milliseconds(2000));
+  ASSERT_EQ(monitor.timed_findings().size(), 1u);
+  EXPECT_EQ(monitor.timed_findings()[0].since_unix_seconds, first_seen);
+  EXPECT_NEAR(monitor.timed_findings()[0].last_seen_unix_seconds, first_seen + 2, 0.05);
+  recorder->finding = false;
+  RunFor(milliseconds(1000));
+  EXPECT_TRUE(monitor.timed_findings().empty());
+
+  const int before = changes;
+  monitor.RecordEvent("eth0: carrier down", Severity::kWarning);
+  EXPECT_EQ(changes, before + 1);
+  ASSERT_FALSE(monitor.recent_events().empty());
+  EXPECT_EQ(monitor.recent_events().back().what, "eth0: carrier down");
 }
 
 }  // namespace

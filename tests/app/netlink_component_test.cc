@@ -32,7 +32,7 @@ class NetlinkComponentTest : public ::testing::Test {
     monitor_.AddComponent(std::move(component));
     monitor_.SetEventObserver(
         [this](double, std::string_view what) { events_.emplace_back(what); });
-    monitor_.SetPublishSink([this](auto) { ++publishes_; });
+    monitor_.SetChangeSink([this] { ++publishes_; });
   }
   void SetUp() override { ASSERT_TRUE(monitor_.Start().ok()); }
   void TearDown() override { monitor_.Stop(); }

@@ -1,7 +1,11 @@
 #include "support/in_process_daemon.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 namespace rocewatch {
 
@@ -11,10 +15,19 @@ InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_
   options_.common.gid_source = GidSourceChoice::kSysfs;
   options_.state_file.clear();
   options_.listen = ListenAddress{"127.0.0.1", 0};
+  options_.interval = std::chrono::hours(1);  // polls come from Poll()
   // Read everything on every snapshot: GID tables, port attributes, listings.
   options_.gid_backstop = Duration::zero();
   options_.slow_counter_interval = Duration::zero();
   options_.listing_backstop = Duration::zero();
+}
+
+InProcessDaemon::~InProcessDaemon() {
+  if (loop_thread_.joinable()) {
+    OnLoop([this] { daemon_->loop().Stop(); });
+    loop_thread_.join();
+  }
+  tasks_.reset();  // before the daemon's loop goes
 }
 
 Status InProcessDaemon::Start() {
@@ -22,7 +35,40 @@ Status InProcessDaemon::Start() {
       Daemon::Start(host_.env(), options_, Daemon::Resources{/*kept_descriptors=*/0});
   if (!daemon.ok()) return daemon.status();
   daemon_ = std::move(daemon).value();
+  StatusOr<std::unique_ptr<LoopRequests>> tasks = LoopRequests::Create(
+      daemon_->loop(),
+      [this] {
+        std::function<void()> task;
+        {
+          std::lock_guard<std::mutex> lock(task_mutex_);
+          task = std::exchange(task_, nullptr);
+        }
+        if (task) task();
+      },
+      "the test's tasks");
+  if (!tasks.ok()) return tasks.status();
+  tasks_ = std::move(tasks).value();
+  loop_thread_ = std::thread([this] { daemon_->Run(); });
   return Status::Ok();
+}
+
+void InProcessDaemon::OnLoop(std::function<void()> task) {
+  {
+    std::lock_guard<std::mutex> lock(task_mutex_);
+    task_ = std::move(task);
+  }
+  // A poll is bounded by the file system's reads; a loop that does not answer in a minute is a
+  // hung test, which fails here instead of waiting for the test's timeout.
+  if (!tasks_->Ask(std::chrono::minutes(1))) {
+    std::fputs("InProcessDaemon: the loop did not answer within a minute\n", stderr);
+    std::abort();
+  }
+}
+
+Status InProcessDaemon::Poll() {
+  Status polled;
+  OnLoop([this, &polled] { polled = daemon_->monitor().PollNow("test"); });
+  return polled;
 }
 
 std::string StableExposition(const std::string& exposition) {

@@ -1,16 +1,22 @@
 #pragma once
 // `rocewatch run` in-process: the Daemon of lib/app/run_command.h, on a FakeHostEnv whose file
 // system is the test's (so that tests can inject faults below it) with the system clock, serving
-// on 127.0.0.1:<free port>. Polls are driven by the test (Poll()), on the test's thread, while
-// scrapers hit the real HTTP endpoint from other threads: the same threading as the daemon (one
-// loop thread, the exposer's threads reading snapshots).
+// on 127.0.0.1:<free port>. The daemon's loop runs on its own thread, as in `rocewatch run`, and
+// serves /metrics and /api/v1/findings the daemon's way (built on the loop when a request asks);
+// polls are driven by the test (Poll(): the loop polls and the test waits for it; the periodic
+// poll is an hour apart), while scrapers hit the real HTTP endpoint from other threads.
+// Between two Poll() calls the loop touches nothing of the test's file system.
 
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "app/options.h"
 #include "app/run_command.h"
 #include "core/clock.h"
+#include "core/loop_requests.h"
 #include "os/file_system.h"
 #include "support/fake_host_env.h"
 
@@ -22,22 +28,32 @@ class InProcessDaemon {
   // Every poll lists and reads everything, with open/read/close (tests remove and re-create whole
   // devices between polls: a kept descriptor would read the deleted file).
   InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root);
+  // Stops the loop (the components flush) and the server.
+  ~InProcessDaemon();
 
-  // Daemon::Start: starts the components, takes the first snapshot, starts serving.
+  // Daemon::Start (starts the components, takes the first snapshot, starts serving), then runs
+  // the loop on its own thread.
   Status Start();
-  // One poll, as the daemon's interval timer does it; returns the source's status.
-  Status Poll() { return monitor().PollNow("test"); }
+  // One poll on the loop thread, as the daemon's interval timer does it; returns the source's
+  // status once the poll is done.
+  Status Poll();
 
   int port() const { return daemon_->port(); }
-  Monitor& monitor() { return daemon_->monitor(); }
-  const NodeSnapshot& snapshot() { return monitor().latest_snapshot(); }
-  FakeHostEnv& host() { return host_; }
+  // Findings documents the daemon built so far.
+  uint64_t findings_builds() const { return daemon_->findings_builds(); }
 
  private:
+  // Runs `task` on the loop thread and waits until it is done.
+  void OnLoop(std::function<void()> task);
+
   SystemClock clock_;
   FakeHostEnv host_;
   RunOptions options_;
   std::unique_ptr<Daemon> daemon_;
+  std::mutex task_mutex_;
+  std::function<void()> task_;  // GUARDED_BY(task_mutex_): what the loop runs when asked
+  std::unique_ptr<LoopRequests> tasks_;
+  std::thread loop_thread_;
 };
 
 // The exposition without what changes from poll to poll (timestamps, poll durations, error
