@@ -1,5 +1,9 @@
 #include "app/host_env.h"
 
+#include <limits.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "consumers/dlopen_kubelet_module.h"
@@ -10,12 +14,24 @@
 #include "verbs/libibverbs_api.h"
 
 namespace rocewatch {
+namespace {
+
+// The binary's path: /proc/self/exe, or where /proc is not mounted (a chroot) the path execve()
+// was given (AT_EXECFN: absolute when run through $PATH or by a service manager); "" if neither.
+std::string OwnExecutablePath() {
+  char path[PATH_MAX];
+  const ssize_t length = ::readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (length > 0) return std::string(path, static_cast<size_t>(length));
+  const char* executed = reinterpret_cast<const char*>(::getauxval(AT_EXECFN));
+  return executed != nullptr ? executed : "";
+}
+
+}  // namespace
 
 RealHostEnv::RealHostEnv() {
   const char* module_override = std::getenv("ROCEWATCH_KUBELET_MODULE");
-  StatusOr<std::string> executable = files_.ReadLink("/proc/self/exe");
   kubelet_module_ = std::make_shared<DlopenKubeletModule>(KubeletModuleCandidates(
-      module_override != nullptr ? module_override : "", executable.ok() ? *executable : ""));
+      module_override != nullptr ? module_override : "", OwnExecutablePath()));
   env_.attributes = &attributes_;
   env_.files = &files_;
   env_.clock = &clock_;

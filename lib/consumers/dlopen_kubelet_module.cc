@@ -42,9 +42,12 @@ StatusOr<KubeletModuleEntry> DlopenKubeletModule::Load() {
     }
     return reinterpret_cast<KubeletModuleEntry>(entry);
   }
-  return Status::Unavailable(
-      std::string("no kubelet module (") + kKubeletModuleFileName + ", the kubelet's gRPC " +
-      "client) at " + (candidates_.empty() ? std::string("any known path") : Joined(candidates_)));
+  return Status::Unavailable(std::string("no kubelet module (") + kKubeletModuleFileName +
+                             ", the kubelet's gRPC client) " +
+                             (candidates_.empty()
+                                  ? std::string("to look for: the binary's own path is unknown "
+                                                "(set ROCEWATCH_KUBELET_MODULE)")
+                                  : "at " + Joined(candidates_)));
 }
 
 StatusOr<std::unique_ptr<PodResourcesSource>> DlopenKubeletModule::NewSource(
