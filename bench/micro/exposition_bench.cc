@@ -60,7 +60,9 @@ std::string FindingsDocument(const Monitor& monitor) {
 // A started Monitor over the 16-rail snapshot with the daemon's components (no state file).
 class RailNodeMonitor {
  public:
-  explicit RailNodeMonitor(BuiltEveryPoll built = BuiltEveryPoll::kNothing)
+  // `events`: event lines recorded after the start (the daemon keeps the last 256: a node that
+  // flapped or drifted a while ago serves them all in its findings document).
+  explicit RailNodeMonitor(BuiltEveryPoll built = BuiltEveryPoll::kNothing, int events = 0)
       : source_(ReadRailNode()), loop_(clock_), monitor_(loop_, source_, MonitorOptions{}) {
     spdlog::set_level(spdlog::level::warn);
     options_.state_file.clear();
@@ -73,6 +75,13 @@ class RailNodeMonitor {
       if (built != BuiltEveryPoll::kNothing) findings_ = FindingsDocument(monitor_);
     });
     started_ = monitor_.Start();
+    for (int i = 0; i < events; ++i) {
+      monitor_.RecordEvent(i % 2 == 0 ? "ens1f0np0: carrier down (operstate LOWERLAYERDOWN)"
+                                      : "gid_drift device=mlx5_0 port=1 netdev=ens1f0np0 "
+                                        "gid=0000:0000:0000:0000:0000:ffff:0a00:0002 "
+                                        "type=roce_v2 old_index=3 new_index=5",
+                           Severity::kInfo);
+    }
   }
   ~RailNodeMonitor() { monitor_.Stop(); }
 
@@ -101,7 +110,8 @@ size_t SeriesCount(const std::vector<prometheus::MetricFamily>& families) {
 }
 
 void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
-  RailNodeMonitor node(static_cast<BuiltEveryPoll>(state.range(0)));
+  RailNodeMonitor node(static_cast<BuiltEveryPoll>(state.range(0)),
+                       static_cast<int>(state.range(1)));
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
   for (auto _ : state) {
     node.clock().Advance(std::chrono::seconds(1));
@@ -109,10 +119,12 @@ void BM_MonitorPollCycleWithoutIo(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_MonitorPollCycleWithoutIo)
-    ->ArgName("built_every_poll")
-    ->Arg(static_cast<int>(BuiltEveryPoll::kNothing))
-    ->Arg(static_cast<int>(BuiltEveryPoll::kFindings))
-    ->Arg(static_cast<int>(BuiltEveryPoll::kExpositionAndFindings))
+    ->ArgNames({"built_every_poll", "events"})
+    ->Args({static_cast<int>(BuiltEveryPoll::kNothing), 0})
+    ->Args({static_cast<int>(BuiltEveryPoll::kFindings), 0})
+    ->Args({static_cast<int>(BuiltEveryPoll::kExpositionAndFindings), 0})
+    ->Args({static_cast<int>(BuiltEveryPoll::kNothing), Monitor::kRecentEvents})
+    ->Args({static_cast<int>(BuiltEveryPoll::kFindings), Monitor::kRecentEvents})
     ->Unit(benchmark::kMicrosecond);
 
 void BM_BuildExposition(benchmark::State& state) {
@@ -128,9 +140,10 @@ void BM_BuildExposition(benchmark::State& state) {
 }
 BENCHMARK(BM_BuildExposition)->Unit(benchmark::kMicrosecond);
 
-// One GET /api/v1/findings on a healthy node: the document built from the last poll.
+// One GET /api/v1/findings on a healthy node: the document built from the last poll, without
+// events and with the last 256 kept.
 void BM_BuildFindingsDocument(benchmark::State& state) {
-  RailNodeMonitor node;
+  RailNodeMonitor node(BuiltEveryPoll::kNothing, static_cast<int>(state.range(0)));
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());
   size_t bytes = 0;
   for (auto _ : state) {
@@ -140,7 +153,11 @@ void BM_BuildFindingsDocument(benchmark::State& state) {
   }
   state.counters["bytes"] = static_cast<double>(bytes);
 }
-BENCHMARK(BM_BuildFindingsDocument)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BuildFindingsDocument)
+    ->ArgName("events")
+    ->Arg(0)
+    ->Arg(Monitor::kRecentEvents)
+    ->Unit(benchmark::kMicrosecond);
 
 // What the exposer does per scrape before the HTTP write: copy the built families and serialize
 // them to the text format.
