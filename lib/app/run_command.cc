@@ -9,6 +9,7 @@
 #include "app/components.h"
 #include "build_info.h"
 #include "core/duration.h"
+#include "export/exposition_writer.h"
 #include "os/attribute_reader.h"
 #include "os/boot_id.h"
 #include "os/open_file_limit.h"
@@ -101,8 +102,11 @@ Status Daemon::Open(Resources resources) {
   // if a poll or an event changed them since the last request; a request waits at most 2 s for a
   // busy loop, then gets the last one built.
   constexpr Duration kRequestWait = std::chrono::seconds(2);
-  StatusOr<std::unique_ptr<OnDemandExposition>> exposition = OnDemandExposition::Create(
-      loop_, [this] { return monitor_->BuildExposition(); }, kRequestWait);
+  // The exposition is written to text on the loop too (export/exposition_writer.h), once per
+  // change: scrapes of the same exposition share it, and its gzip form (export/served_text.h).
+  StatusOr<std::unique_ptr<OnDemand<ServedText>>> exposition = OnDemand<ServedText>::Create(
+      loop_, [this] { return ServedText(WriteExposition(monitor_->BuildExposition())); },
+      kRequestWait, "/metrics");
   if (!exposition.ok()) return exposition.status();
   metrics_ = std::move(exposition).value();
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
@@ -137,8 +141,8 @@ Status Daemon::Open(Resources resources) {
     std::shared_ptr<const std::string> document = findings_->Get();
     return published_.load(std::memory_order_acquire) ? document : nullptr;
   };
-  StatusOr<std::unique_ptr<MetricsServer>> server =
-      MetricsServer::Start(options_.listen, metrics_, live, findings_document);
+  StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(
+      options_.listen, [this] { return metrics_->Get(); }, live, findings_document);
   if (!server.ok()) return server.status();
   server_ = std::move(server).value();
   Status started = monitor_->Start();

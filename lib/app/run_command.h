@@ -14,7 +14,7 @@
 #include "core/event_loop.h"
 #include "core/on_demand.h"
 #include "export/metrics_server.h"
-#include "export/on_demand_exposition.h"
+#include "export/served_text.h"
 #include "gid/state_file_lock.h"
 #include "sysfs/sysfs_poller.h"
 
@@ -53,6 +53,8 @@ class Daemon {
   const char* gid_source_name() { return gids_.source().name(); }
   // Findings documents built so far (tests). Thread-safe.
   uint64_t findings_builds() const { return findings_->builds(); }
+  // Expositions built so far (tests). Thread-safe.
+  uint64_t exposition_builds() const { return metrics_->builds(); }
 
  private:
   Daemon(const HostEnv& env, const RunOptions& options);
@@ -66,7 +68,7 @@ class Daemon {
   std::unique_ptr<SysfsPoller> poller_;
   std::unique_ptr<InventorySnapshotSource> source_;
   std::unique_ptr<Monitor> monitor_;
-  std::shared_ptr<OnDemandExposition> metrics_;
+  std::unique_ptr<OnDemand<ServedText>> metrics_;    // GET /metrics
   std::unique_ptr<OnDemand<std::string>> findings_;  // GET /api/v1/findings
   std::atomic<bool> published_{false};  // /healthz: 503 until the first poll was published
   std::unique_ptr<MetricsServer> server_;

@@ -1,7 +1,7 @@
 #pragma once
 // The daemon's single-threaded poll() loop: file descriptors (netlink socket, verbs async fds, the
-// signal fd) and one-shot timers. All sources and detectors run on this thread; only the metrics
-// exposer's threads read, and they read what the loop published (export/on_demand_exposition.h).
+// signal fd) and one-shot timers. All sources and detectors run on this thread; only the HTTP
+// server's threads read, and they read what the loop published (core/on_demand.h).
 
 #include <poll.h>
 

@@ -1,65 +1,30 @@
 #include "export/metrics_server.h"
 
-#include <CivetServer.h>
 #include <arpa/inet.h>
 #include <civetweb.h>
 #include <netinet/in.h>
-#include <prometheus/exposer.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <exception>
-#include <map>
-#include <mutex>
+#include <string_view>
 
 namespace rocewatch {
 namespace {
 
-// civetweb's begin_request is a plain function pointer: handlers are found by server port.
-struct PortHandlers {
-  MetricsServer::HealthCheck health;
-  MetricsServer::FindingsDocument findings;
-};
-std::mutex g_handlers_mutex;
-std::map<int, PortHandlers>& Handlers() {
-  static auto* handlers = new std::map<int, PortHandlers>();
-  return *handlers;
-}
+constexpr char kExpositionType[] = "text/plain; version=0.0.4; charset=utf-8";
 
-int Reply(mg_connection* conn, int status, const char* reason, const char* content_type,
-          const std::string& body) {
+// Writes the response; `encoding` is a Content-Encoding ("" for none); HEAD gets the head only.
+int Reply(mg_connection* conn, bool head_only, int status, const char* reason,
+          const char* content_type, const std::string& body, const char* encoding = "") {
   mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n%s%s%sContent-Length: %zu\r\n"
             "Connection: close\r\n\r\n",
-            status, reason, content_type, body.size());
-  mg_write(conn, body.data(), body.size());
+            status, reason, content_type, *encoding ? "Content-Encoding: " : "", encoding,
+            *encoding ? "\r\n" : "", body.size());
+  if (!head_only) mg_write(conn, body.data(), body.size());
   return status;
-}
-
-int BeginRequest(mg_connection* conn) {
-  const mg_request_info* info = mg_get_request_info(conn);
-  if (info == nullptr || info->local_uri == nullptr) return 0;
-  const bool health = std::strcmp(info->local_uri, "/healthz") == 0;
-  const bool findings = std::strcmp(info->local_uri, "/api/v1/findings") == 0;
-  if (!health && !findings) return 0;  // not ours: let the Exposer handle it
-  PortHandlers handlers;
-  {
-    std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    auto it = Handlers().find(info->server_port);
-    if (it != Handlers().end()) handlers = it->second;
-  }
-  if (health) {
-    bool healthy = handlers.health && handlers.health();
-    return healthy ? Reply(conn, 200, "OK", "text/plain", "ok\n")
-                   : Reply(conn, 503, "Service Unavailable", "text/plain", "stalled\n");
-  }
-  if (!handlers.findings) return Reply(conn, 404, "Not Found", "text/plain", "not served\n");
-  std::shared_ptr<const std::string> document = handlers.findings();
-  if (!document)
-    return Reply(conn, 503, "Service Unavailable", "text/plain", "no poll completed yet\n");
-  return Reply(conn, 200, "OK", "application/json", *document);
 }
 
 // Why civetweb could not listen, in words: binds a probe socket the way it does and names the
@@ -100,40 +65,67 @@ std::string WhyCannotListen(const ListenAddress& address) {
 
 }  // namespace
 
-StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(
-    const ListenAddress& address, std::shared_ptr<prometheus::Collectable> metrics,
-    HealthCheck health, FindingsDocument findings) {
-  static CivetCallbacks callbacks = [] {
-    CivetCallbacks c{};
-    c.begin_request = BeginRequest;
-    return c;
-  }();
-  std::unique_ptr<MetricsServer> server(new MetricsServer());
-  try {
-    server->exposer_ = std::make_unique<prometheus::Exposer>(
-        std::vector<std::string>{"listening_ports", address.ToCivetweb(), "num_threads", "2"},
-        &callbacks);
-  } catch (const std::exception& e) {
-    (void)e;  // civetweb's text names no cause
-    return Status::Unavailable("cannot listen on " + address.ToCivetweb() + ": " +
-                               WhyCannotListen(address));
+int MetricsServer::Answer(mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  const auto* server = static_cast<const MetricsServer*>(mg_get_user_data(mg_get_context(conn)));
+  if (info == nullptr || info->local_uri == nullptr || server == nullptr) return 0;
+  const bool head_only =
+      info->request_method != nullptr && std::strcmp(info->request_method, "HEAD") == 0;
+  if (!head_only &&
+      (info->request_method == nullptr || std::strcmp(info->request_method, "GET") != 0))
+    return Reply(conn, false, 405, "Method Not Allowed", "text/plain", "GET or HEAD only\n");
+  const std::string_view path = info->local_uri;
+  if (path == "/metrics") {
+    std::shared_ptr<const ServedText> exposition = server->metrics_();
+    if (!exposition) return Reply(conn, head_only, 200, "OK", kExpositionType, "");
+    const char* accept = mg_get_header(conn, "Accept-Encoding");
+    const std::string* gzipped =
+        accept != nullptr && AcceptsGzip(accept) ? exposition->gzipped() : nullptr;
+    return gzipped != nullptr
+               ? Reply(conn, head_only, 200, "OK", kExpositionType, *gzipped, "gzip")
+               : Reply(conn, head_only, 200, "OK", kExpositionType, exposition->text());
   }
-  std::vector<int> ports = server->exposer_->GetListeningPorts();
-  if (ports.empty()) return Status::Unavailable("no listening port on " + address.ToCivetweb());
-  server->port_ = ports.front();
-  server->metrics_ = std::move(metrics);
-  server->exposer_->RegisterCollectable(server->metrics_);
-  {
-    std::lock_guard<std::mutex> lock(g_handlers_mutex);
-    Handlers()[server->port_] = {std::move(health), std::move(findings)};
+  if (path == "/healthz") {
+    const bool healthy = server->health_ && server->health_();
+    return healthy ? Reply(conn, head_only, 200, "OK", "text/plain", "ok\n")
+                   : Reply(conn, head_only, 503, "Service Unavailable", "text/plain", "stalled\n");
   }
+  if (path == "/api/v1/findings") {
+    if (!server->findings_)
+      return Reply(conn, head_only, 404, "Not Found", "text/plain", "not served\n");
+    std::shared_ptr<const std::string> document = server->findings_();
+    if (!document)
+      return Reply(conn, head_only, 503, "Service Unavailable", "text/plain",
+                   "no poll completed yet\n");
+    return Reply(conn, head_only, 200, "OK", "application/json", *document);
+  }
+  return Reply(conn, head_only, 404, "Not Found", "text/plain",
+               "not found: /metrics, /healthz and /api/v1/findings are served\n");
+}
+
+StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const ListenAddress& address,
+                                                              MetricsDocument metrics,
+                                                              HealthCheck health,
+                                                              FindingsDocument findings) {
+  std::unique_ptr<MetricsServer> server(
+      new MetricsServer(std::move(metrics), std::move(health), std::move(findings)));
+  mg_callbacks callbacks{};
+  callbacks.begin_request = &MetricsServer::Answer;
+  callbacks.log_message = [](const mg_connection*, const char*) { return 1; };  // not to stderr
+  const std::string ports = address.ToCivetweb();
+  const char* options[] = {"listening_ports", ports.c_str(), "num_threads", "2", nullptr};
+  server->context_ = mg_start(&callbacks, server.get(), options);
+  if (server->context_ == nullptr)
+    return Status::Unavailable("cannot listen on " + ports + ": " + WhyCannotListen(address));
+  mg_server_port bound[4] = {};
+  const int count = mg_get_server_ports(server->context_, 4, bound);
+  if (count <= 0) return Status::Unavailable("no listening port on " + ports);
+  server->port_ = bound[0].port;
   return server;
 }
 
 MetricsServer::~MetricsServer() {
-  exposer_.reset();  // stops the server threads before the handlers go
-  std::lock_guard<std::mutex> lock(g_handlers_mutex);
-  Handlers().erase(port_);
+  if (context_ != nullptr) mg_stop(context_);  // joins the server threads
 }
 
 }  // namespace rocewatch

@@ -7,57 +7,54 @@
 #include <mutex>
 #include <string>
 
+#include "export/exposition_writer.h"
 #include "export/metric_families.h"
+#include "support/gunzip.h"
 #include "support/http_client.h"
 
 namespace rocewatch {
 namespace {
 
-// Serves the families the test set last (the server's side of /metrics only; how the daemon
-// builds them is export/on_demand_exposition.h).
-class FixedCollectable final : public prometheus::Collectable {
- public:
-  void Publish(std::vector<prometheus::MetricFamily> families) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    families_ = std::move(families);
-  }
-  std::vector<prometheus::MetricFamily> Collect() const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return families_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::vector<prometheus::MetricFamily> families_;
-};
-
 class MetricsServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto started = MetricsServer::Start(
-        *ParseListenAddress("127.0.0.1:0"), metrics_, [this] { return healthy_.load(); },
+        *ParseListenAddress("127.0.0.1:0"), Exposition(), [this] { return healthy_.load(); },
         [this] {
-          std::lock_guard<std::mutex> lock(findings_mutex_);
+          std::lock_guard<std::mutex> lock(mutex_);
           return findings_;
         });
     ASSERT_TRUE(started.ok()) << started.status().ToString();
     server_ = std::move(started).value();
   }
+  // Serves the exposition the test set last (the server's side of /metrics only; how the daemon
+  // builds it is core/on_demand.h and export/exposition_writer.h).
+  MetricsServer::MetricsDocument Exposition() {
+    return [this] {
+      std::lock_guard<std::mutex> lock(mutex_);
+      return exposition_;
+    };
+  }
+  void Publish(std::vector<prometheus::MetricFamily> families) {
+    auto text = std::make_shared<const ServedText>(WriteExposition(families));
+    std::lock_guard<std::mutex> lock(mutex_);
+    exposition_ = std::move(text);
+  }
   void SetFindings(std::shared_ptr<const std::string> document) {
-    std::lock_guard<std::mutex> lock(findings_mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     findings_ = std::move(document);
   }
-  std::shared_ptr<FixedCollectable> metrics_ = std::make_shared<FixedCollectable>();
   std::atomic<bool> healthy_{true};
-  std::mutex findings_mutex_;
-  std::shared_ptr<const std::string> findings_;  // GUARDED_BY(findings_mutex_)
+  std::mutex mutex_;
+  std::shared_ptr<const ServedText> exposition_;  // GUARDED_BY(mutex_)
+  std::shared_ptr<const std::string> findings_;   // GUARDED_BY(mutex_)
   std::unique_ptr<MetricsServer> server_;
 };
 
 TEST_F(MetricsServerTest, ServesTheLastPublishedExposition) {
   MetricFamilies families;
   families.Gauge("rocewatch_port_active", "help", {{"device", "mlx5_0"}, {"port", "1"}}, 1);
-  metrics_->Publish(families.Take());
+  Publish(families.Take());
   auto response = HttpGet("127.0.0.1", server_->port(), "/metrics");
   ASSERT_TRUE(response.ok()) << response.status().ToString();
   EXPECT_EQ(response->status, 200);
@@ -65,10 +62,54 @@ TEST_F(MetricsServerTest, ServesTheLastPublishedExposition) {
 
   MetricFamilies next;
   next.Gauge("rocewatch_port_active", "help", {{"device", "mlx5_0"}, {"port", "1"}}, 0);
-  metrics_->Publish(next.Take());
+  Publish(next.Take());
   response = HttpGet("127.0.0.1", server_->port(), "/metrics");
   ASSERT_TRUE(response.ok());
   EXPECT_EQ(FindSample(response->body, R"(rocewatch_port_active{device="mlx5_0",port="1"})"), 0);
+}
+
+TEST_F(MetricsServerTest, BeforeTheFirstExpositionMetricsIsEmpty) {
+  auto response = HttpGet("127.0.0.1", server_->port(), "/metrics");
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ(response->status, 200);
+  EXPECT_EQ(response->body, "");
+}
+
+TEST_F(MetricsServerTest, AScraperThatAcceptsGzipGetsTheExpositionCompressed) {
+  MetricFamilies families;
+  for (int device = 0; device < 16; ++device)
+    families.Gauge("rocewatch_port_active", "help",
+                   {{"device", "mlx5_" + std::to_string(device)}, {"port", "1"}}, 1);
+  Publish(families.Take());
+  auto plain = HttpGet("127.0.0.1", server_->port(), "/metrics");
+  auto gzipped = HttpExchange("127.0.0.1", server_->port(),
+                              "GET /metrics HTTP/1.0\r\nAccept-Encoding: gzip\r\n\r\n");
+  ASSERT_TRUE(plain.ok() && gzipped.ok());
+  EXPECT_EQ(plain->head.find("Content-Encoding"), std::string::npos);
+  EXPECT_NE(plain->head.find("Content-Type: text/plain; version=0.0.4"), std::string::npos);
+  EXPECT_NE(gzipped->head.find("Content-Encoding: gzip"), std::string::npos) << gzipped->head;
+  EXPECT_LT(gzipped->body.size(), plain->body.size());
+  EXPECT_EQ(Gunzip(gzipped->body), plain->body);
+  EXPECT_EQ(FindSample(plain->body, R"(rocewatch_port_active{device="mlx5_15",port="1"})"), 1);
+}
+
+TEST_F(MetricsServerTest, HeadGetsTheHeadOnlyAndOtherMethodsAndPathsAreRefused) {
+  SetFindings(std::make_shared<const std::string>("{}"));
+  auto head = HttpExchange("127.0.0.1", server_->port(), "HEAD /api/v1/findings HTTP/1.0\r\n\r\n");
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(head->status, 200);
+  EXPECT_NE(head->head.find("Content-Length: 2"), std::string::npos) << head->head;
+  EXPECT_EQ(head->body, "");
+  auto post = HttpExchange("127.0.0.1", server_->port(),
+                           "POST /metrics HTTP/1.0\r\nContent-Length: 0\r\n\r\n");
+  ASSERT_TRUE(post.ok());
+  EXPECT_EQ(post->status, 405);
+  auto elsewhere = HttpGet("127.0.0.1", server_->port(), "/metrics/../etc/passwd");
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_EQ(elsewhere->status, 404);
+  auto unknown = HttpGet("127.0.0.1", server_->port(), "/");
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->status, 404);
 }
 
 TEST_F(MetricsServerTest, HealthzFollowsTheHealthCheck) {
@@ -94,7 +135,7 @@ TEST_F(MetricsServerTest, FindingsAreTheCallbacksDocumentOr503WhileThereIsNone) 
 
 TEST_F(MetricsServerTest, FindingsAre404WithoutACallback) {
   auto other =
-      MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), metrics_, [] { return true; });
+      MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), Exposition(), [] { return true; });
   ASSERT_TRUE(other.ok()) << other.status().ToString();
   auto response = HttpGet("127.0.0.1", (*other)->port(), "/api/v1/findings");
   ASSERT_TRUE(response.ok());
@@ -104,7 +145,7 @@ TEST_F(MetricsServerTest, FindingsAre404WithoutACallback) {
 TEST_F(MetricsServerTest, ASecondServerOnTheSamePortFailsWithAClearError) {
   auto second =
       MetricsServer::Start(*ParseListenAddress("127.0.0.1:" + std::to_string(server_->port())),
-                           metrics_, [] { return true; });
+                           Exposition(), [] { return true; });
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(second.status().message().find("cannot listen"), std::string::npos);

@@ -1,28 +1,15 @@
 #include "export/served_text.h"
 
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "support/gunzip.h"
+
 namespace rocewatch {
 namespace {
-
-std::string Gunzip(const std::string& compressed) {
-  z_stream stream{};
-  EXPECT_EQ(inflateInit2(&stream, 15 + 16), Z_OK);  // gzip only
-  std::string out(1 << 20, '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  EXPECT_EQ(inflate(&stream, Z_FINISH), Z_STREAM_END);
-  out.resize(stream.total_out);
-  inflateEnd(&stream);
-  return out;
-}
 
 TEST(ServedText, GzippedIsTheTextAsOneGzipMemberMadeOnce) {
   std::string text;

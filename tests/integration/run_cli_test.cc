@@ -20,9 +20,8 @@ std::string StableExposition(const std::string& exposition) {
   std::ostringstream out;
   std::string line;
   static const std::regex volatile_series(
-      "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
-      "rocewatch_traffic_rate_bytes_per_second\\{|rocewatch_component_duration_seconds\\{|"
-      "# (HELP|TYPE) exposer_)");
+      "^(rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
+      "rocewatch_traffic_rate_bytes_per_second\\{|rocewatch_component_duration_seconds\\{)");
   while (std::getline(lines, line)) {
     if (std::regex_search(line, volatile_series)) continue;
     line = std::regex_replace(line, std::regex("revision=\"[^\"]*\""), "revision=\"X\"");

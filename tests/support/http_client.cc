@@ -14,6 +14,12 @@ namespace rocewatch {
 
 StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::string& path,
                                std::chrono::milliseconds timeout) {
+  return HttpExchange(host, port, "GET " + path + " HTTP/1.0\r\nHost: " + host + "\r\n\r\n",
+                      timeout);
+}
+
+StatusOr<HttpResponse> HttpExchange(const std::string& host, int port, const std::string& request,
+                                    std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return Status::FromErrno(errno, "socket");
@@ -47,7 +53,6 @@ StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::str
     close(fd);
     return Status::FromErrno(so_error, "connect " + host + ":" + std::to_string(port));
   }
-  std::string request = "GET " + path + " HTTP/1.0\r\nHost: " + host + "\r\n\r\n";
   size_t sent = 0;
   while (sent < request.size()) {
     if (!wait_for(POLLOUT)) break;
@@ -67,6 +72,7 @@ StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::str
   HttpResponse response;
   response.status = std::atoi(raw.c_str() + raw.find(' ') + 1);
   size_t body = raw.find("\r\n\r\n");
+  response.head = raw.substr(0, body);
   if (body != std::string::npos) response.body = raw.substr(body + 4);
   return response;
 }

@@ -11,12 +11,18 @@ namespace rocewatch {
 
 struct HttpResponse {
   int status = 0;
+  std::string head;  // the status line and the headers, without the blank line
   std::string body;
 };
 
 // GET http://host:port/path with a total time bound. Errors: IoError (refused, timeout, garbage).
 StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::string& path,
                                std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+// Sends `request` as it is (a whole HTTP/1.0 request) and reads the response until the server
+// closes, with a total time bound. Errors as HttpGet.
+StatusOr<HttpResponse> HttpExchange(const std::string& host, int port, const std::string& request,
+                                    std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
 // The value of the first sample whose line starts with `series` (name plus labels exactly as
 // exposed, e.g. `rocewatch_port_active{device="mlx5_0",port="1"}`), or nullopt.

@@ -76,10 +76,9 @@ std::string StableExposition(const std::string& exposition) {
   // counters, which by design outlive a device that vanishes (a driver reload must not reset a
   // counter), so they are not part of "the device is absent or complete".
   static const std::regex volatile_series(
-      "^(exposer_|rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
+      "^(rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
       "rocewatch_source_errors_total|rocewatch_traffic_|rocewatch_gid_drift_events_total|"
-      "rocewatch_gid_last_drift_timestamp_seconds|rocewatch_component_|"
-      "# (HELP|TYPE) exposer_)");
+      "rocewatch_gid_last_drift_timestamp_seconds|rocewatch_component_)");
   std::istringstream lines(exposition);
   std::ostringstream out;
   std::string line;
