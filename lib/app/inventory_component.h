@@ -2,11 +2,11 @@
 // Exports what the inventory saw in the latest snapshot: ports, port state, GID tables, byte and
 // hardware counters (docs/metrics.md).
 //
-// The exposition is rebuilt after every poll, but between the slow reads (port attributes, error
-// counters, GID tables: app/inventory_snapshot_source.h) only the byte counters change. So the
-// families are kept as built, with the snapshot they were built from; when the next snapshot
-// differs from it in the byte counters' values alone, the kept families are copied and those
-// values patched in, instead of building about a thousand samples again.
+// The exposition is rebuilt when a scrape follows a poll (core/on_demand.h), but between the slow
+// reads (port attributes, error counters, GID tables: app/inventory_snapshot_source.h) only the
+// byte counters change. So the families are kept as built, with the snapshot they were built from;
+// when the next snapshot differs from it in the byte counters' values alone, the kept families are
+// copied and those values patched in, instead of building about a thousand samples again.
 
 #include <vector>
 

@@ -1,5 +1,5 @@
 // `rocewatch diagnose --daemon URL` against a real daemon: the daemon serves its live findings at
-// GET /api/v1/findings (from the published snapshot), and diagnose merges them, so a drift the
+// GET /api/v1/findings (built on its loop when asked), and diagnose merges them, so a drift the
 // daemon saw makes the one-shot report critical and --npd NonOK; an unreachable daemon is an info
 // finding, never an error.
 #include <gtest/gtest.h>
