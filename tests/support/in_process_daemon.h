@@ -41,6 +41,8 @@ class InProcessDaemon {
   int port() const { return daemon_->port(); }
   // Findings documents the daemon built so far.
   uint64_t findings_builds() const { return daemon_->findings_builds(); }
+  // Expositions built so far (GET /metrics): as findings_builds().
+  uint64_t exposition_builds() const { return daemon_->exposition_builds(); }
 
  private:
   // Runs `task` on the loop thread and waits until it is done.
