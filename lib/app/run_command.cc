@@ -104,9 +104,10 @@ Status Daemon::Open(Resources resources) {
   constexpr Duration kRequestWait = std::chrono::seconds(2);
   // The exposition is written to text on the loop too (export/exposition_writer.h), once per
   // change: scrapes of the same exposition share it, and its gzip form (export/served_text.h).
-  StatusOr<std::unique_ptr<OnDemand<ServedText>>> exposition = OnDemand<ServedText>::Create(
-      loop_, [this] { return ServedText(WriteExposition(monitor_->BuildExposition())); },
-      kRequestWait, "/metrics");
+  StatusOr<std::unique_ptr<OnDemand<ServedText, std::string>>> exposition =
+      OnDemand<ServedText, std::string>::Create(
+          loop_, [this] { return WriteExposition(monitor_->BuildExposition()); }, kRequestWait,
+          "/metrics");
   if (!exposition.ok()) return exposition.status();
   metrics_ = std::move(exposition).value();
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);

@@ -68,8 +68,8 @@ class Daemon {
   std::unique_ptr<SysfsPoller> poller_;
   std::unique_ptr<InventorySnapshotSource> source_;
   std::unique_ptr<Monitor> monitor_;
-  std::unique_ptr<OnDemand<ServedText>> metrics_;    // GET /metrics
-  std::unique_ptr<OnDemand<std::string>> findings_;  // GET /api/v1/findings
+  std::unique_ptr<OnDemand<ServedText, std::string>> metrics_;  // GET /metrics
+  std::unique_ptr<OnDemand<std::string>> findings_;             // GET /api/v1/findings
   std::atomic<bool> published_{false};  // /healthz: 503 until the first poll was published
   std::unique_ptr<MetricsServer> server_;
   std::unique_ptr<ServiceStatusReporter> service_;

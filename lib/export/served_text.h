@@ -17,12 +17,8 @@ namespace rocewatch {
 class ServedText {
  public:
   explicit ServedText(std::string text) : text_(std::move(text)) {}
-  // Takes the text only: REQUIRES: gzipped() was never called on `other` (a document is moved
-  // while it is built, before it is shared).
-  ServedText(ServedText&& other) noexcept : text_(std::move(other.text_)) {}
   ServedText(const ServedText&) = delete;
   ServedText& operator=(const ServedText&) = delete;
-  ServedText& operator=(ServedText&&) = delete;
 
   const std::string& text() const { return text_; }
   // The text as one gzip member (RFC 1952), made on the first call; null when zlib failed (then
@@ -30,7 +26,7 @@ class ServedText {
   const std::string* gzipped() const;
 
  private:
-  std::string text_;
+  const std::string text_;
   mutable std::once_flag compress_once_;
   mutable std::optional<std::string> gzipped_;
 };
