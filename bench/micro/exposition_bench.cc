@@ -159,8 +159,8 @@ BENCHMARK(BM_BuildFindingsDocument)
     ->Arg(Monitor::kRecentEvents)
     ->Unit(benchmark::kMicrosecond);
 
-// What the exposer does per scrape before the HTTP write: copy the built families and serialize
-// them to the text format.
+// What prometheus-cpp's exposer did per scrape before the HTTP write (the daemon before it wrote
+// the text itself, once per change): copy the built families and serialize them to the text format.
 void BM_ScrapeCollectAndSerialize(benchmark::State& state) {
   RailNodeMonitor node;
   if (!node.started().ok()) return state.SkipWithError(node.started().ToString().c_str());

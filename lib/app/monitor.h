@@ -9,7 +9,7 @@
 //   - its own metrics: build info, last poll time, poll duration, source errors.
 //
 // Threading: everything on the loop thread except last_poll_unix(), which the /healthz handler
-// reads from the exposer's threads.
+// reads from the HTTP server's threads.
 
 #include <prometheus/metric_family.h>
 

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `promtool check metrics` on a real scrape prints nothing: names, types, help texts and units of
 # the whole exposition (every family the example eight-rail node produces: inventory, GIDs with
-# --expected-gid-index, counters, the state file metrics, traffic after two polls, the exposer's own
-# metrics) pass Prometheus' own lint.
+# --expected-gid-index, counters, the state file metrics, traffic after two polls) pass Prometheus' own lint.
 # Exit 77 (skip) when promtool or curl is missing.
 set -euo pipefail
 source "$(dirname "$0")/monitoring_stack.sh"

@@ -12,8 +12,8 @@
 namespace rocewatch {
 namespace {
 
-// The exposition without values that change from run to run (times, durations, exposer self
-// metrics, the build revision, traffic rates: present from the second poll on), for a stable
+// The exposition without values that change from run to run (times, durations,
+// the build revision, traffic rates: present from the second poll on), for a stable
 // golden comparison.
 std::string StableExposition(const std::string& exposition) {
   std::istringstream lines(exposition);

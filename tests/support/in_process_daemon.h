@@ -59,7 +59,7 @@ class InProcessDaemon {
 };
 
 // The exposition without what changes from poll to poll (timestamps, poll durations, error
-// counters, exposer self metrics) and without the traffic detector's series (rocewatch_traffic_*:
+// counters) and without the traffic detector's series (rocewatch_traffic_*:
 // it samples at most once per its own minimum interval, so back-to-back test polls leave it a
 // poll behind): two polls of the same sysfs tree give the same stable text.
 std::string StableExposition(const std::string& exposition);
