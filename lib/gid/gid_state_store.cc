@@ -53,8 +53,14 @@ GidEntry EntryFromJson(const json& object, uint32_t port) {
 }
 
 // Schema 1 (rocewatch 0.1) wrote "version": 1; from schema 2 on the key is "schema_version".
-int SchemaVersionOf(const json& root) {
-  if (root.contains("schema_version")) return static_cast<int>(GetUint32(root, "schema_version"));
+// Returns the version as written (>= 1; any size, so a far newer file reads as newer, never as an
+// old one); throws on 0, a non-number, or a "version" other than 1.
+uint32_t SchemaVersionOf(const json& root) {
+  if (root.contains("schema_version")) {
+    uint32_t version = GetUint32(root, "schema_version");
+    if (version == 0) throw std::out_of_range("schema_version 0 was never written");
+    return version;
+  }
   if (GetUint32(root, "version") != 1)
     throw std::out_of_range("unsupported version " + root.at("version").dump());
   return 1;
@@ -147,7 +153,7 @@ std::string SerializeGidState(const PersistedGidState& persisted) {
 StatusOr<PersistedGidState> ParseGidState(std::string_view text) {
   json root = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (root.is_discarded()) return Status::Corrupt("not valid JSON");
-  int schema = 0;
+  uint32_t schema = 0;
   try {
     if (!root.is_object()) throw std::out_of_range("not a JSON object");
     if (Get<std::string>(root, "format") != kFormat)
@@ -156,13 +162,13 @@ StatusOr<PersistedGidState> ParseGidState(std::string_view text) {
   } catch (const std::exception& e) {
     return Status::Corrupt(e.what());
   }
-  if (schema > kGidStateSchemaVersion) {
+  if (schema > static_cast<uint32_t>(kGidStateSchemaVersion)) {
     return Status::Unavailable("written by a newer rocewatch (schema version " +
                                std::to_string(schema) + "; this one reads up to " +
                                std::to_string(kGidStateSchemaVersion) + ")");
   }
   try {
-    return FromJson(root, schema);
+    return FromJson(root, static_cast<int>(schema));
   } catch (const std::exception& e) {  // nlohmann::json::exception and our own out_of_range
     return Status::Corrupt(e.what());
   }

@@ -68,6 +68,8 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
       {"written_at as text", replaced("\"written_at\": ", "\"written_at\": \"now\", \"x\": ")},
       {"ports not objects", replaced("\"ports\": [", "\"ports\": [1, ")},
       {"deep nesting", std::string(100000, '[')},
+      {"schema version 0", replaced("\"schema_version\": 2", "\"schema_version\": 0")},
+      {"negative schema version", replaced("\"schema_version\": 2", "\"schema_version\": -1")},
   };
   for (const auto& [name, text] : cases) {
     StatusOr<PersistedGidState> parsed = ParseGidState(text);
@@ -76,13 +78,17 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
   }
 }
 
+// A version too large for an int is still newer, never wrapped to a negative (old) one.
 TEST(GidStateSerializationTest, ANewerSchemaIsRefusedNotCorrupt) {
-  std::string text = SerializeGidState({kBootA, kT0, SampleState()});
-  text.replace(text.find("\"schema_version\": 2"), 19, "\"schema_version\": 3");
-  StatusOr<PersistedGidState> parsed = ParseGidState(text);
-  ASSERT_FALSE(parsed.ok());
-  EXPECT_EQ(parsed.status().code(), StatusCode::kUnavailable);
-  EXPECT_NE(parsed.status().message().find("schema version 3"), std::string::npos);
+  for (const std::string version : {"3", "4294967295"}) {
+    std::string text = SerializeGidState({kBootA, kT0, SampleState()});
+    text.replace(text.find("\"schema_version\": 2"), 19, "\"schema_version\": " + version);
+    StatusOr<PersistedGidState> parsed = ParseGidState(text);
+    ASSERT_FALSE(parsed.ok()) << version;
+    EXPECT_EQ(parsed.status().code(), StatusCode::kUnavailable) << version;
+    EXPECT_NE(parsed.status().message().find("schema version " + version), std::string::npos)
+        << parsed.status().message();
+  }
 }
 
 // A state file as rocewatch 0.1 wrote it: schema 1 ("version": 1), no last move.
