@@ -2,8 +2,9 @@
 # What can be checked of deploy/container/Dockerfile without a container engine (none runs on our
 # machines): its runtime package list is exactly the Debian packages that ship the shared libraries
 # the built binary and its kubelet module need (readelf NEEDED and ldd, owners by dpkg -S), plus
-# the drivers libibverbs loads with dlopen(); the image holds the module; every library ldd resolves comes with those packages or their
-# dependencies; and the image's uid is the one the Kubernetes DaemonSet runs as.
+# those loaded with dlopen() (libsystemd by the binary, the drivers by libibverbs); the image holds
+# the module; every library ldd resolves comes with those packages or their dependencies; and the
+# image's uid is the one the Kubernetes DaemonSet runs as.
 source "$(dirname "$0")/deploy_lib.sh"
 binary=${ROCEWATCH_BINARY:-$src/build/rocewatch}
 [ -x "$binary" ] || fail "no rocewatch binary at $binary (set ROCEWATCH_BINARY)"
@@ -22,6 +23,9 @@ dockerfile = open(f"{src}/deploy/container/Dockerfile").read()
 daemonset = open(f"{src}/deploy/kubernetes/base/daemonset.yaml").read()
 # Packages whose libraries the binary loads with dlopen(), keyed by the package that does it.
 DLOPEN = {"libibverbs1": {"ibverbs-providers"}}
+# Libraries the binary itself loads with dlopen() (by soname), when its bytes name them:
+# libsystemd under a service manager (os/systemd_notifier.cc).
+SELF_DLOPEN = ["libsystemd.so.0"]
 problems = []
 
 def run(*args):
@@ -55,6 +59,17 @@ for elf in (binary, module):
 needed = sorted(set(needed))
 
 expected = set()
+binary_bytes = open(binary, "rb").read()
+for soname in SELF_DLOPEN:
+    if soname.encode() not in binary_bytes:
+        problems.append(f"the binary does not name {soname}: update SELF_DLOPEN")
+        continue
+    m = re.search(rf"^\s*{re.escape(soname)} \(libc6,x86-64\) => (\S+)$", run("ldconfig", "-p"), re.M)
+    package = owner(m.group(1)) if m else None
+    if package is None:
+        problems.append(f"the binary loads {soname} with dlopen(), and no Debian package here ships it")
+    else:
+        expected.add(package)
 for soname in needed:
     package = owner(resolved.get(soname, ""))
     if package is None:

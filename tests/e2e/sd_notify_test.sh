@@ -37,6 +37,10 @@ try:
     if message is None or not message.startswith("READY=1\n"):
         fail(f"expected READY=1 first, got {message!r}")
     print(f"ok   {message!r}")
+    # libsystemd is loaded only under a service manager (os/systemd_notifier.cc): here it is.
+    maps = open(f"/proc/{daemon.pid}/maps").read()
+    if "/libsystemd.so.0" not in maps:
+        fail("READY=1 came, but the daemon has not mapped libsystemd.so.0")
     pings = []
     end = time.monotonic() + 2.0
     while time.monotonic() < end:

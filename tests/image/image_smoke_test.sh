@@ -3,8 +3,9 @@
 # rocewatch as its configured non-root user through an exec-form entrypoint (no shell), and its
 # binary, with the image's own libraries, runs as that user: `rocewatch version` prints the
 # version of CMakeLists.txt, `rocewatch diagnose --host-root <fixture>` reports the fixture's RDMA
-# port (JSON and node-problem-detector mode), the kubelet module loads, and `rocewatch run` serves /healthz and /metrics and
-# exits 0 on SIGTERM. Containers cannot be run on our machines (`podman run` fails: the cgroup
+# port (JSON and node-problem-detector mode), the kubelet module loads, and `rocewatch run` serves
+# /healthz and /metrics, sends READY=1 to $NOTIFY_SOCKET (libsystemd loads), and exits 0 on
+# SIGTERM. Containers cannot be run on our machines (`podman run` fails: the cgroup
 # setup), so the image is mounted (`podman image mount`) and its binary run with
 # `chroot --userspec`, in a private mount namespace where the fixture is bind-mounted into the
 # image's root. Skips (77) only where podman cannot work at all: not installed, not root, or
@@ -36,7 +37,7 @@ grep -qx 'ROCEWATCH_HOST_ROOT=/host' <<<"$environment" ||
 echo "ok   user $user, entrypoint $entrypoint, ROCEWATCH_HOST_ROOT=/host"
 
 root=$(podman image mount "$image") || fail "podman image mount $image failed"
-trap 'podman image unmount "$image" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'kill "${manager:-}" 2>/dev/null || true; podman image unmount "$image" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 [ -x "$root/usr/local/bin/rocewatch" ] || fail "no /usr/local/bin/rocewatch in the image"
 [ -x "$root/usr/bin/install" ] || fail "no install(1) for the DaemonSet's state-dir-owner init container"
 [ -d "$root/mnt" ] || fail "no /mnt in the image to bind the fixture onto"
@@ -89,8 +90,30 @@ assert kubelet and "kubelet pod-resources at unix:///mnt/kubelet.sock" in kubele
 print(f"ok   the kubelet module loads in the image: {kubelet[0][:90]}")
 PY
 
+# A stand-in for systemd's notify socket, in the fixture so the image's user reaches it at
+# /mnt/notify: READY=1 proves the image's libsystemd loads (the binary loads it only when
+# $NOTIFY_SOCKET is set).
+python3 - "$work/host/notify" "$work/notified" <<'PY' &
+import os, socket, sys
+manager = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+manager.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+open(sys.argv[2] + ".ready", "w").close()
+manager.settimeout(60)
+try:
+    message = manager.recv(4096).decode()
+except socket.timeout:
+    message = "(nothing in 60 s)"
+open(sys.argv[2] + ".tmp", "w").write(message)
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+PY
+manager=$!
+for _ in $(seq 1 100); do [ -e "$work/notified.ready" ] && break; sleep 0.1; done
+[ -e "$work/notified.ready" ] || fail "the notify socket stand-in did not start"
+
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-(IN_IMAGE_EXEC=1 in_image run --host-root /mnt --listen "127.0.0.1:$port" --state-file "") >"$work/run.log" 2>&1 &
+(NOTIFY_SOCKET=/mnt/notify IN_IMAGE_EXEC=1 in_image run --host-root /mnt --listen "127.0.0.1:$port" \
+  --state-file "") >"$work/run.log" 2>&1 &
 daemon=$!
 for _ in $(seq 1 150); do
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
@@ -102,6 +125,12 @@ grep -q "^rocewatch_build_info{version=\"$version\"," "$work/metrics" ||
   fail "no rocewatch_build_info for $version in /metrics"
 grep -q '^rocewatch_port_info{device="mlx5_0"' "$work/metrics" || fail "no fixture port in /metrics"
 echo "ok   rocewatch run in the image serves /healthz and /metrics"
+for _ in $(seq 1 150); do [ -e "$work/notified" ] && break; sleep 0.1; done
+wait "$manager" || true
+notified=$(cat "$work/notified" 2>/dev/null || echo "(no answer)")
+[[ $notified == READY=1$'\n'* ]] ||
+  fail "no READY=1 on \$NOTIFY_SOCKET from the image's binary: '$notified'; log: $(tail -5 "$work/run.log")"
+echo "ok   READY=1 on \$NOTIFY_SOCKET: the image's libsystemd loads"
 kill -TERM "$daemon"
 code=0
 wait "$daemon" || code=$?

@@ -1,4 +1,6 @@
-// SystemdNotifier against a real $NOTIFY_SOCKET: a datagram socket standing in for systemd.
+// SystemdNotifier against a real $NOTIFY_SOCKET: a datagram socket standing in for systemd; and
+// when it loads libsystemd (only under a service manager).
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -114,6 +116,61 @@ TEST_F(SystemdNotifierTest, NoOrMalformedWatchdogUsecMeansNoWatchdog) {
   EXPECT_EQ(notifier_.WatchdogTimeout(), std::nullopt);
   ScopedEnv usec("WATCHDOG_USEC", "thirty");
   EXPECT_EQ(notifier_.WatchdogTimeout(), std::nullopt);
+}
+
+bool LibsystemdIsLoaded() {
+  void* handle = dlopen(SystemdNotifier::kLibrary, RTLD_NOW | RTLD_NOLOAD);
+  if (handle != nullptr) dlclose(handle);  // drops only the reference RTLD_NOLOAD took
+  return handle != nullptr;
+}
+
+// Each case in a fresh process (the death-test machinery re-executes this binary for that one
+// test), so what an earlier test loaded does not count (and a test binary that linked libsystemd
+// fails the first case). Exit code 0: libsystemd loaded as expected.
+class SystemdNotifierLoadingTest : public ::testing::Test {
+ protected:
+  void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+};
+
+TEST_F(SystemdNotifierLoadingTest, WithoutAServiceManagerLibsystemdIsNeverLoaded) {
+  EXPECT_EXIT(
+      {
+        unsetenv("NOTIFY_SOCKET");
+        unsetenv("WATCHDOG_USEC");
+        SystemdNotifier notifier;
+        bool quiet = notifier.Notify("READY=1").ok() && !notifier.WatchdogTimeout().has_value();
+        std::exit(quiet && !LibsystemdIsLoaded() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(SystemdNotifierLoadingTest, UnderAServiceManagerLibsystemdIsLoadedOnce) {
+  EXPECT_EXIT(
+      {
+        unsetenv("NOTIFY_SOCKET");
+        setenv("WATCHDOG_USEC", "30000000", 1);
+        unsetenv("WATCHDOG_PID");
+        SystemdNotifier notifier;
+        bool enabled = notifier.WatchdogTimeout() == std::chrono::seconds(30);
+        std::exit(enabled && LibsystemdIsLoaded() ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST(SystemdNotifierMissingLibraryTest, NotifyUnderAManagerSaysWhyAndNothingElseFails) {
+  SystemdNotifier notifier("librocewatch-no-such-library.so.0");
+  unsetenv("NOTIFY_SOCKET");
+  EXPECT_TRUE(notifier.Notify("READY=1").ok()) << "no manager: nothing to load, nothing to send";
+  ScopedEnv socket("NOTIFY_SOCKET", "/run/systemd/notify");
+  ScopedEnv usec("WATCHDOG_USEC", "30000000");
+  EXPECT_EQ(notifier.WatchdogTimeout(), std::nullopt);
+  for (int attempt = 0; attempt < 2; ++attempt) {  // the failed load is remembered, not retried
+    Status sent = notifier.Notify("READY=1");
+    EXPECT_EQ(sent.code(), StatusCode::kUnavailable);
+    EXPECT_EQ(sent.message().find("cannot load librocewatch-no-such-library.so.0: "), 0u)
+        << sent.message();
+    EXPECT_EQ(sent.message().find('\n'), std::string::npos);
+  }
 }
 
 }  // namespace
