@@ -154,6 +154,113 @@ TEST_F(SysfsPollerTest, PollingIntoAnEarlierSnapshotGivesWhatAFreshPollGives) {
   EXPECT_EQ(kept.devices.size(), 2u);
 }
 
+// The Monitor alternates two snapshots (it polls into the one before last and swaps): into a
+// snapshot it wrote, a poll writes only what changed since it wrote it. The result must still be
+// what a fresh snapshot holds, whichever kind of poll came between the two writes.
+TEST_F(SysfsPollerTest, PollingIntoTwoAlternatingSnapshotsGivesWhatAFreshPollGives) {
+  SysfsGidTableSource fresh_gids{fs_, root_, /*max_open=*/1024};
+  SysfsPoller fresh{fs_, root_, &fresh_gids, /*max_open=*/1024};
+  NodeSnapshot latest, spare;
+  auto poll_both = [&](const PollScope& scope) {
+    ASSERT_TRUE(poller_.PollInto(scope, spare).ok());
+    std::swap(latest, spare);
+    StatusOr<NodeSnapshot> expected = fresh.Poll(scope);
+    ASSERT_TRUE(expected.ok());
+    EXPECT_EQ(latest, *expected);
+  };
+  poll_both({});
+  poll_both({});
+  for (int i = 0; i < 3; ++i) {
+    Set(PortDir(0) + "/counters/port_xmit_data", std::to_string(1000 + i));
+    poll_both({});
+  }
+  poll_both({.everything = true});  // nothing changed
+  poll_both({});
+  Set(PortDir(0) + "/counters/port_rcv_data", "2000");
+  poll_both({.everything = true});  // a byte counter alone changed
+  poll_both({});
+  poll_both({});
+  Set(PortDir(1) + "/hw_counters/out_of_sequence", "77");
+  poll_both({.everything = true});
+  EXPECT_EQ(latest.devices[1].ports[0].counters.hw_counters.at("out_of_sequence"), 77u);
+  poll_both({});
+  poll_both({});
+  Set(PortDir(1) + "/counters/port_rcv_packets", "78");
+  poll_both({.everything = true});
+  poll_both({});
+  poll_both({});
+  Set(PortDir(1) + "/hw_counters/out_of_sequence", "79");
+  poll_both({.everything = true});
+  EXPECT_EQ(latest.devices[1].ports[0].counters.hw_counters.at("out_of_sequence"), 79u);
+  poll_both({});  // the other snapshot: written before the change
+  EXPECT_EQ(latest.devices[1].ports[0].counters.hw_counters.at("out_of_sequence"), 79u);
+  poll_both({});
+  Set(PortDir(0) + "/state", "1: DOWN");  // a port attribute alone
+  poll_both({.everything = true});
+  poll_both({});
+  EXPECT_EQ(latest.devices[0].ports[0].state, "DOWN");
+  poll_both({});
+  fs_.FailPrefix(PortDir(1) + "/counters/port_rcv_data", EIO);  // a byte counter goes absent
+  poll_both({});
+  EXPECT_FALSE(latest.devices[1].ports[0].counters.receive_bytes.has_value());
+  poll_both({});
+  fs_.ClearFailures();
+  poll_both({});
+  poll_both({});
+  EXPECT_TRUE(latest.devices[1].ports[0].counters.receive_bytes.has_value());
+  fs_.FailPath(PortDir(0) + "/hw_counters/out_of_sequence", EIO);  // an error counter goes absent
+  poll_both({.everything = true});
+  EXPECT_EQ(latest.devices[0].ports[0].counters.hw_counters.count("out_of_sequence"), 0u);
+  poll_both({});
+  poll_both({});
+  fs_.ClearFailures();
+  poll_both({.everything = true});
+  poll_both({});
+  poll_both({});
+  poll_both({.gids = true});
+  poll_both({});
+  poll_both({.list = true});
+  poll_both({});
+  fs_.FailPrefix(root_ + "/class/infiniband/mlx5_0", ENOENT);
+  poll_both({});
+  ASSERT_EQ(latest.devices.size(), 1u);
+  poll_both({});  // listed without it
+  fs_.ClearFailures();
+  poll_both({.list = true});  // back
+  EXPECT_EQ(latest.devices.size(), 2u);
+  poll_both({});
+  poll_both({});
+}
+
+TEST_F(SysfsPollerTest, ASteadyPollIntoASnapshotItWroteWritesTheByteCountersAlone) {
+  NodeSnapshot snapshot;
+  ASSERT_TRUE(poller_.PollInto({}, snapshot).ok());
+  snapshot.devices[0].ports[0].state = "changed elsewhere";  // not reset: not seen by the poller
+  Set(PortDir(0) + "/counters/port_xmit_data", "1234");
+  ASSERT_TRUE(poller_.PollInto({}, snapshot).ok());
+  EXPECT_EQ(snapshot.devices[0].ports[0].state, "changed elsewhere");
+  EXPECT_EQ(snapshot.devices[0].ports[0].counters.transmit_bytes, 1234u * 4);
+  EXPECT_EQ(snapshot.devices[0].ports[0].counters.counters.at("port_xmit_data"), 1234u);
+  ASSERT_TRUE(poller_.PollInto({.everything = true}, snapshot).ok());  // nothing else changed
+  EXPECT_EQ(snapshot.devices[0].ports[0].state, "changed elsewhere");
+  snapshot.source_mark = {};  // as the contract asks of whoever changes it
+  ASSERT_TRUE(poller_.PollInto({}, snapshot).ok());
+  EXPECT_EQ(snapshot.devices[0].ports[0].state, "ACTIVE");
+}
+
+// A snapshot written by another poller (the same node, the same reads) is written whole.
+TEST_F(SysfsPollerTest, ASnapshotOfAnotherPollerIsWrittenWhole) {
+  SysfsGidTableSource other_gids{fs_, root_, /*max_open=*/1024};
+  SysfsPoller other{fs_, root_, &other_gids, /*max_open=*/1024};
+  NodeSnapshot its_own, snapshot;
+  ASSERT_TRUE(other.PollInto({}, its_own).ok());
+  ASSERT_TRUE(poller_.PollInto({}, snapshot).ok());
+  snapshot.devices[0].ports[0].state = "changed elsewhere";  // to see whether it is written
+  ASSERT_TRUE(other.PollInto({}, snapshot).ok());
+  EXPECT_EQ(snapshot, its_own);
+  EXPECT_EQ(snapshot.devices[0].ports[0].state, "ACTIVE");
+}
+
 // Through PosixFileSystem the attributes stay open between polls: the 1 s poll is a pread per
 // byte counter, no open.
 TEST(SysfsPollerPosixTest, KeepsDescriptorsOpenAcrossPolls) {
