@@ -13,41 +13,41 @@ void ErrorCounterWindow::Observe(MonoTime at, const std::map<std::string, uint64
     return names;
   }();
   for (size_t i = 0; i < kTrafficErrorCounters.size(); ++i) {
-    const std::string& name = kNames[i];
-    auto found = hw_counters.find(name);
+    auto found = hw_counters.find(kNames[i]);
     std::optional<uint64_t> value;
     if (found != hw_counters.end()) value = found->second;
-    auto tracked_at = counters_.find(name);
-    if (tracked_at == counters_.end()) {
+    std::optional<Tracked>& tracked = counters_[i];
+    if (!tracked) {
       if (!value) continue;  // never seen: nothing to do
-      tracked_at = counters_.try_emplace(name, kTrafficErrorCounters[i].width).first;
+      tracked.emplace(kTrafficErrorCounters[i].width);
     }
-    Tracked& tracked = tracked_at->second;
-    if (std::optional<CounterIncrease> increase = tracked.series.Observe(at, value)) {
-      tracked.increases.push_back({at, increase->delta, increase->span});
+    if (std::optional<CounterIncrease> increase = tracked->series.Observe(at, value)) {
+      tracked->increases.push_back({at, increase->delta, increase->span});
     }
-    while (!tracked.increases.empty() && tracked.increases.front().at <= at - span_) {
-      tracked.increases.pop_front();
+    while (!tracked->increases.empty() && tracked->increases.front().at <= at - span_) {
+      tracked->increases.pop_front();
     }
   }
 }
 
-void ErrorCounterWindow::Clear() { counters_.clear(); }
+void ErrorCounterWindow::Clear() {
+  for (std::optional<Tracked>& tracked : counters_) tracked.reset();
+}
 
 std::vector<ErrorCounterRise> ErrorCounterWindow::Rises() const {
   std::vector<ErrorCounterRise> rises;
-  for (const TrafficErrorCounter& counter : kTrafficErrorCounters) {
-    const std::string_view name = counter.name;
-    auto found = counters_.find(name);
-    if (found == counters_.end()) continue;
+  for (size_t i = 0; i < kTrafficErrorCounters.size(); ++i) {
+    const std::optional<Tracked>& tracked = counters_[i];
+    if (!tracked) continue;
     uint64_t total = 0;
     Duration covered{};
-    for (const Increase& increase : found->second.increases) {
+    for (const Increase& increase : tracked->increases) {
       total += increase.delta;
       covered += increase.span;
     }
     if (total == 0) continue;
-    rises.push_back({std::string(name), total, static_cast<double>(total) / ToSeconds(covered)});
+    rises.push_back({std::string(kTrafficErrorCounters[i].name), total,
+                     static_cast<double>(total) / ToSeconds(covered)});
   }
   return rises;
 }

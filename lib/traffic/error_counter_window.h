@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,7 +69,8 @@ class ErrorCounterWindow {
     std::deque<Increase> increases;
   };
   Duration span_;
-  std::map<std::string, Tracked, std::less<>> counters_;
+  // By position in kTrafficErrorCounters; empty until the counter is first read.
+  std::array<std::optional<Tracked>, kTrafficErrorCounters.size()> counters_;
 };
 
 }  // namespace rocewatch
