@@ -18,8 +18,6 @@ class SnapshotSource {
   // that keeps its state between polls overwrites an earlier snapshot of the same node in place,
   // reusing its strings, vectors and map nodes instead of building a new one. On error `snapshot`
   // is left in an unspecified state. Default: Take(), moved in.
-  // REQUIRES: a snapshot changed by anyone else since this source wrote it has its source_mark
-  // reset (model/node.h): a source may write only what changed since it wrote it.
   virtual Status TakeInto(NodeSnapshot& snapshot) {
     StatusOr<NodeSnapshot> taken = Take();
     if (!taken.ok()) return taken.status();

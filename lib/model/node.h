@@ -59,16 +59,6 @@ struct Device {
   bool operator==(const Device&) const = default;
 };
 
-// Not an observation: what the source that wrote a snapshot noted in it, so that it can later
-// overwrite that snapshot with only what changed since (SysfsPoller::PollInto). It travels with
-// the snapshot's values (copies, moves, swaps); any two compare equal, so that snapshots compare
-// by what they observed.
-struct SourceMark {
-  uint64_t generation = 0;  // 0: none
-
-  bool operator==(const SourceMark&) const { return true; }
-};
-
 // One complete observation of all RDMA devices.
 struct NodeSnapshot {
   MonoTime taken_at{};
@@ -76,9 +66,6 @@ struct NodeSnapshot {
   // Failed reads while taking this snapshot, by source ("sysfs", "verbs"). Each one is an
   // attribute treated as absent; none is fatal.
   std::map<std::string, uint64_t> read_errors;
-  // Whoever changes a value above in a snapshot that a source wrote resets this (= {}) before
-  // handing the snapshot back to that source.
-  SourceMark source_mark;
 
   bool operator==(const NodeSnapshot&) const = default;
 

@@ -1,7 +1,6 @@
 #include "sysfs/sysfs_poller.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <set>
 #include <utility>
@@ -12,13 +11,6 @@ namespace rocewatch {
 namespace {
 
 constexpr uint64_t kOctetsPerDataUnit = 4;  // port_*_data count 4-octet units
-
-// Unique across the pollers of the process: a snapshot written by one poller never looks, to
-// another one, like a snapshot it wrote.
-uint64_t NextGeneration() {
-  static std::atomic<uint64_t> last{0};
-  return last.fetch_add(1, std::memory_order_relaxed) + 1;
-}
 
 std::optional<uint64_t> Find(const std::map<std::string, uint64_t>& values, const char* name) {
   auto it = values.find(name);
@@ -68,17 +60,6 @@ void CopyPort(const Port& from, Port& to) {
   CopyCounters(from.counters.hw_counters, to.counters.hw_counters);
 }
 
-// `to[name]` = `from[name]`, or no entry when `from` has none.
-void CopyCounter(const std::string& name, const std::map<std::string, uint64_t>& from,
-                 std::map<std::string, uint64_t>& to) {
-  auto found = from.find(name);
-  if (found == from.end()) {
-    to.erase(name);
-  } else {
-    to.insert_or_assign(name, found->second);
-  }
-}
-
 }  // namespace
 
 SysfsPoller::SysfsPoller(const FileSystem& fs, std::string sysfs_root, GidTableSource* gids,
@@ -87,8 +68,7 @@ SysfsPoller::SysfsPoller(const FileSystem& fs, std::string sysfs_root, GidTableS
       sysfs_root_(std::move(sysfs_root)),
       gids_(gids),
       read_counters_(read_counters),
-      reader_(fs, max_open),
-      generation_(NextGeneration()) {}
+      reader_(fs, max_open) {}
 
 std::vector<std::string> SysfsPoller::ListOrEmpty(const std::string& path, bool absent_ok,
                                                   uint64_t& errors) {
@@ -123,7 +103,6 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
   };
   devices_.clear();
   has_layout_ = false;
-  generation_ = NextGeneration();
   if (gids_ != nullptr) gids_->ForgetLayout();
 
   ++listings_;
@@ -203,16 +182,15 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
         hw_names = ListOrEmpty(hw_dir, /*absent_ok=*/true, errors);
       }
       for (std::string& name : counter_names) {
-        const bool transmit = name == "port_xmit_data", receive = name == "port_rcv_data";
-        if (transmit) port.transmit_data = static_cast<int>(port.counters.size());
-        if (receive) port.receive_data = static_cast<int>(port.counters.size());
+        if (name == "port_xmit_data") port.transmit_data = static_cast<int>(port.counters.size());
+        if (name == "port_rcv_data") port.receive_data = static_cast<int>(port.counters.size());
         KeptAttribute file = attribute(JoinPath(counters_dir, name));
-        port.counters.push_back({std::move(name), std::move(file), transmit || receive});
+        port.counters.push_back({std::move(name), std::move(file)});
       }
       for (std::string& name : hw_names) {
         if (IsHwCounterSetting(name)) continue;
         KeptAttribute file = attribute(JoinPath(hw_dir, name));
-        port.hw_counters.push_back({std::move(name), std::move(file), false});
+        port.hw_counters.push_back({std::move(name), std::move(file)});
       }
       const auto& listed = netdevs[number];
       port.listed_netdevs.assign(listed.begin(), listed.end());
@@ -244,26 +222,20 @@ bool SysfsPoller::ReadAttribute(KeptAttribute& attribute, std::string* text, uin
   return false;
 }
 
-bool SysfsPoller::ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
+void SysfsPoller::ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
                                uint64_t& errors, bool* gone) {
-  bool changed = false;
   for (Counter& counter : files) {
     std::optional<uint64_t> value;
     if (ReadAttribute(counter.file, &text_, errors, gone)) {
       auto parsed = ParseCounterValue(text_);
       if (parsed.ok()) value = *parsed;
     }
-    bool counter_changed = false;
     if (value) {
-      auto [entry, added] = values.try_emplace(counter.name, *value);  // no allocation if there
-      counter_changed = added || entry->second != *value;
-      entry->second = *value;
+      values[counter.name] = *value;  // an existing entry: no allocation
     } else {
-      counter_changed = values.erase(counter.name) != 0;
+      values.erase(counter.name);
     }
-    changed = changed || (counter_changed && !counter.bytes);
   }
-  return changed;
 }
 
 void SysfsPoller::ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gone) {
@@ -283,21 +255,14 @@ void SysfsPoller::ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gon
   }
 }
 
-bool SysfsPoller::ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone) {
-  bool changed = false;
-  auto set = [&changed](std::string& to, std::string value) {
-    if (to == value) return;
-    to = std::move(value);
-    changed = true;
-  };
+void SysfsPoller::ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone) {
   Port& last = port.last;
-  set(last.state, ReadAttribute(port.state, &text_, errors, gone) ? PortStateName(text_) : "");
-  set(last.phys_state,
-      ReadAttribute(port.phys_state, &text_, errors, gone) ? PortStateName(text_) : "");
-  set(last.link_layer,
-      ReadAttribute(port.link_layer, &text_, errors, gone) ? ParsePlainText(text_) : "");
-  set(last.rate, ReadAttribute(port.rate, &text_, errors, gone) ? ParsePlainText(text_) : "");
-  return changed;
+  last.state = ReadAttribute(port.state, &text_, errors, gone) ? PortStateName(text_) : "";
+  last.phys_state =
+      ReadAttribute(port.phys_state, &text_, errors, gone) ? PortStateName(text_) : "";
+  last.link_layer =
+      ReadAttribute(port.link_layer, &text_, errors, gone) ? ParsePlainText(text_) : "";
+  last.rate = ReadAttribute(port.rate, &text_, errors, gone) ? ParsePlainText(text_) : "";
 }
 
 bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
@@ -340,30 +305,26 @@ StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
 }
 
 Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
-  const uint64_t holds = snapshot.source_mark.generation;
-  snapshot.source_mark = {};  // until written
   snapshot.read_errors.clear();
   uint64_t& errors = snapshot.read_errors["sysfs"];
   if (gids_ != nullptr) snapshot.read_errors[gids_->name()] += 0;
   bool everything = scope.everything;
-  bool changed = false;  // anything of the last values but the byte counters
   if (!has_layout_ || scope.list) {
     Status listed = List(snapshot);
     if (!listed.ok()) return listed;
     everything = true;
-    changed = true;
   }
 
+  size_t written = 0;  // devices of `snapshot` overwritten so far
   bool vanished = false;
   for (DeviceLayout& device : devices_) {
     bool gone = false;
     for (PortLayout& port : device.ports) {
       PortCounters& counters = port.last.counters;
       if (everything) {
-        // Each read, whether or not an earlier one changed something.
-        changed = ReadPortAttributes(port, errors, &gone) || changed;
-        changed = ReadCounters(port.counters, counters.counters, errors, &gone) || changed;
-        changed = ReadCounters(port.hw_counters, counters.hw_counters, errors, &gone) || changed;
+        ReadPortAttributes(port, errors, &gone);
+        ReadCounters(port.counters, counters.counters, errors, &gone);
+        ReadCounters(port.hw_counters, counters.hw_counters, errors, &gone);
         counters.transmit_packets = Find(counters.counters, "port_xmit_packets");
         counters.receive_packets = Find(counters.counters, "port_rcv_packets");
       } else {
@@ -379,49 +340,21 @@ Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
     if (gids_ != nullptr) {
       const bool unknown = std::any_of(device.ports.begin(), device.ports.end(),
                                        [](const PortLayout& p) { return !p.has_gids; });
-      if (scope.gids || unknown) {
-        changed = true;
-        if (!ReadGids(device, snapshot)) gone = true;
-      }
+      if ((scope.gids || unknown) && !ReadGids(device, snapshot)) gone = true;
     }
-    // Vanished while being read: left out, not partial.
-    device.vanished = gone && !fs_.IsDirectory(device.dir);
-    vanished = vanished || device.vanished;
-  }
-  if (changed || vanished) generation_ = NextGeneration();
-  Write(/*bytes_only=*/holds == generation_, snapshot);
-  snapshot.source_mark.generation = generation_;
-  if (vanished) has_layout_ = false;  // list again next time
-  return Status::Ok();
-}
-
-void SysfsPoller::Write(bool bytes_only, NodeSnapshot& snapshot) const {
-  size_t written = 0;  // devices of `snapshot` overwritten so far
-  for (const DeviceLayout& device : devices_) {
-    if (device.vanished) continue;
-    const bool added = written == snapshot.devices.size();
-    if (added) snapshot.devices.emplace_back();
-    Device& out = snapshot.devices[written++];
-    if (bytes_only && !added && out.ports.size() == device.ports.size()) {
-      // Everything else is what `out` holds already.
-      for (size_t p = 0; p < device.ports.size(); ++p) {
-        const PortLayout& port = device.ports[p];
-        const PortCounters& from = port.last.counters;
-        PortCounters& to = out.ports[p].counters;
-        to.transmit_bytes = from.transmit_bytes;
-        to.receive_bytes = from.receive_bytes;
-        for (int index : {port.transmit_data, port.receive_data}) {
-          if (index < 0) continue;
-          CopyCounter(port.counters[static_cast<size_t>(index)].name, from.counters, to.counters);
-        }
-      }
+    if (gone && !fs_.IsDirectory(device.dir)) {  // vanished while being read: not partial
+      vanished = true;
       continue;
     }
+    if (written == snapshot.devices.size()) snapshot.devices.emplace_back();
+    Device& out = snapshot.devices[written++];
     CopyDevice(device.last, out);
     out.ports.resize(device.ports.size());
     for (size_t p = 0; p < device.ports.size(); ++p) CopyPort(device.ports[p].last, out.ports[p]);
   }
   snapshot.devices.resize(written);
+  if (vanished) has_layout_ = false;  // list again next time
+  return Status::Ok();
 }
 
 }  // namespace rocewatch

@@ -55,12 +55,7 @@ class SysfsPoller {
   StatusOr<NodeSnapshot> Poll(const PollScope& scope);
   // The same snapshot written over `snapshot` (read_errors replaced, taken_at left as it is):
   // the strings, vectors and counter maps of an earlier snapshot of this node are reused, so a
-  // steady-state poll allocates next to nothing. A snapshot this poller wrote carries the
-  // generation of the poller's state it holds (source_mark); when nothing but the byte counters
-  // changed since, only those are written (the 1 s poll of a steady node), else everything is.
-  // On error `snapshot` is unspecified (and its mark reset).
-  // REQUIRES: a snapshot changed by anyone else since this poller wrote it has its source_mark
-  // reset.
+  // steady-state poll allocates next to nothing. On error `snapshot` is unspecified.
   Status PollInto(const PollScope& scope, NodeSnapshot& snapshot);
 
   // GID table reads of one device made so far (benchmarks, tests).
@@ -75,7 +70,6 @@ class SysfsPoller {
   struct Counter {
     std::string name;
     KeptAttribute file;
-    bool bytes = false;  // port_xmit_data or port_rcv_data: written into every snapshot
   };
   struct PortLayout {
     std::string dir;
@@ -93,22 +87,18 @@ class SysfsPoller {
     std::string dir;
     std::vector<PortLayout> ports;  // ascending number
     Device last;                    // name and attributes as last read (ports are in `ports`)
-    bool vanished = false;          // gone during this poll: left out of its snapshot
   };
 
   Status List(NodeSnapshot& snapshot);
   std::vector<std::string> ListOrEmpty(const std::string& path, bool absent_ok, uint64_t& errors);
   // Reads into *text; false with the failure counted (NotFound also sets *gone).
   bool ReadAttribute(KeptAttribute& attribute, std::string* text, uint64_t& errors, bool* gone);
-  // These two return whether a value other than a byte counter changed (or came or went).
-  bool ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
+  void ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
                     uint64_t& errors, bool* gone);
-  bool ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone);
   void ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gone);
+  void ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone);
   // Reads the device's GID tables into its ports; false if the device is gone.
   bool ReadGids(DeviceLayout& device, NodeSnapshot& snapshot);
-  // Writes the last values over `snapshot`, all of them or (`bytes_only`) the byte counters.
-  void Write(bool bytes_only, NodeSnapshot& snapshot) const;
 
   const FileSystem& fs_;
   const std::string sysfs_root_;
@@ -119,10 +109,6 @@ class SysfsPoller {
   bool has_layout_ = false;
   uint64_t listings_ = 0;
   uint64_t gid_device_reads_ = 0;
-  // Changes (to a value unique in the process) whenever anything of the last values but the
-  // byte counters may have changed: a listing, a GID read, a device gone, a read of everything
-  // that found a changed value.
-  uint64_t generation_;
   std::string text_;  // read buffer, reused
 };
 
