@@ -144,7 +144,7 @@ TEST_F(SystemdNotifierLoadingTest, WithoutAServiceManagerLibsystemdIsNeverLoaded
       ::testing::ExitedWithCode(0), "");
 }
 
-TEST_F(SystemdNotifierLoadingTest, UnderAServiceManagerLibsystemdIsLoadedOnce) {
+TEST_F(SystemdNotifierLoadingTest, UnderAServiceManagerLibsystemdIsLoaded) {
   EXPECT_EXIT(
       {
         unsetenv("NOTIFY_SOCKET");
@@ -164,7 +164,8 @@ TEST(SystemdNotifierMissingLibraryTest, NotifyUnderAManagerSaysWhyAndNothingElse
   ScopedEnv socket("NOTIFY_SOCKET", "/run/systemd/notify");
   ScopedEnv usec("WATCHDOG_USEC", "30000000");
   EXPECT_EQ(notifier.WatchdogTimeout(), std::nullopt);
-  for (int attempt = 0; attempt < 2; ++attempt) {  // the failed load is remembered, not retried
+  // Every notification says why, not only the first (the failure is kept, the load not retried).
+  for (int attempt = 0; attempt < 2; ++attempt) {
     Status sent = notifier.Notify("READY=1");
     EXPECT_EQ(sent.code(), StatusCode::kUnavailable);
     EXPECT_EQ(sent.message().find("cannot load librocewatch-no-such-library.so.0: "), 0u)
