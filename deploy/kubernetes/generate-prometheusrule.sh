@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Builds base/prometheusrule.yaml from deploy/prometheus/rocewatch-rules.yaml, the one source of the
+# Builds core/prometheusrule.yaml from deploy/prometheus/rocewatch-rules.yaml, the one source of the
 # alert rules: the Prometheus rule file becomes the PrometheusRule's `spec` verbatim (indented,
 # comments kept). Run it after every edit of the rules; tests/e2e/deploy_prometheusrule_test.sh
 # fails while the two differ.
-#   generate-prometheusrule.sh           rewrite base/prometheusrule.yaml
+#   generate-prometheusrule.sh           rewrite core/prometheusrule.yaml
 #   generate-prometheusrule.sh --check   exit 1 (with a diff) if it is out of date
 #   generate-prometheusrule.sh --stdout  print what it would write
 # Without a rules file (not written yet) the PrometheusRule has no groups.
@@ -11,7 +11,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # ROCEWATCH_RULES_FILE overrides the source (tests feed it other rule files).
 rules="${ROCEWATCH_RULES_FILE:-$here/../prometheus/rocewatch-rules.yaml}"
-target="$here/base/prometheusrule.yaml"
+target="$here/core/prometheusrule.yaml"
 
 render() {
   cat <<'HEADER'

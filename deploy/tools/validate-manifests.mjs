@@ -7,20 +7,24 @@
 //
 // usage: node validate-manifests.mjs POLICY RENDERED.yaml
 //   POLICY: `npd` (node-problem-detector's own kustomization with the rocewatch component), or
-//   `base` plus the components the render uses, joined by commas, e.g.
-//   base,verbs,kube-rbac-proxy,kube-prometheus-stack,node-problem-detector
+//   `core` plus the components the render uses, joined by commas, e.g.
+//   core,verbs,kube-rbac-proxy,kube-prometheus-stack,node-problem-detector (deploy/kubernetes/base
+//   is core,kube-rbac-proxy)
 // Prints one line per problem and exits 1 if there is any; 0 and a summary line otherwise.
 
 import {readFileSync} from 'node:fs';
 import {parseAllDocuments} from 'yaml';
 
 const [policy, renderedPath] = process.argv.slice(2);
-const components = ['verbs', 'kube-rbac-proxy', 'kube-prometheus-stack', 'node-problem-detector'];
+const components =
+    ['verbs', 'kube-rbac-proxy', 'kube-prometheus-stack', 'node-problem-detector', 'job-awareness'];
+// The capabilities of the rocewatch container (docs/deploy.md, "Privileges, measured").
+const kDaemonCapabilities = ['NET_ADMIN'];
 const parts = (policy ?? '').split(',');
 const valid = policy === 'npd' ||
-    (parts[0] === 'base' && parts.slice(1).every((p) => components.includes(p)));
+    (parts[0] === 'core' && parts.slice(1).every((p) => components.includes(p)));
 if (!valid || !renderedPath) {
-  console.error(`usage: validate-manifests.mjs npd|base[,${components.join('|')}...] RENDERED.yaml`);
+  console.error(`usage: validate-manifests.mjs npd|core[,${components.join('|')}...] RENDERED.yaml`);
   process.exit(2);
 }
 const uses = (component) => parts.includes(component);
@@ -158,10 +162,12 @@ function checkRocewatchDaemonSet(objects) {
               (t) => (t.matchExpressions ?? []).some(
                   (m) => m.key && ['In', 'Exists'].includes(m.operator))),
       subject, 'must keep to RDMA nodes (required node affinity on an RDMA node label)');
-  expect(pod.securityContext?.runAsNonRoot === true, subject, 'pod runAsNonRoot must be true');
+  // uid 0 with every capability dropped but the ones docs/deploy.md's privilege table lists
+  // (tests/e2e/identity_test.sh runs the binary under exactly this identity): root-owned sockets and
+  // files by their owner bits, no DAC override, no ptrace unless the job-awareness component adds it.
   expect(
-      Number.isInteger(pod.securityContext?.runAsUser) && pod.securityContext.runAsUser > 0,
-      subject, 'pod runAsUser must be a fixed non-zero uid');
+      pod.securityContext?.runAsUser === 0 && pod.securityContext?.runAsGroup === 0, subject,
+      'pod runAsUser and runAsGroup must be 0 (its capabilities are dropped per container)');
   expect(
       pod.securityContext?.seccompProfile?.type === 'RuntimeDefault', subject,
       'seccomp must be RuntimeDefault');
@@ -169,7 +175,17 @@ function checkRocewatchDaemonSet(objects) {
   const container = pod.containers.find((c) => c.name === 'rocewatch');
   if (!container) return problem(subject, 'no container named rocewatch');
   const cs = `${subject} container rocewatch`;
-  checkUnprivileged(cs, container, []);
+  checkUnprivileged(cs, container, uses('job-awareness') ? [...kDaemonCapabilities, 'SYS_PTRACE'] :
+                                                           kDaemonCapabilities);
+  for (const cap of kDaemonCapabilities) {
+    expect(
+        (container.securityContext?.capabilities?.add ?? []).includes(cap), cs,
+        `capability ${cap} must be added (docs/deploy.md, "Privileges, measured")`);
+  }
+  expect(
+      uses('job-awareness') ===
+          (container.securityContext?.capabilities?.add ?? []).includes('SYS_PTRACE'),
+      cs, 'SYS_PTRACE comes with the job-awareness component, and only with it');
   checkEnvReferences(cs, container);
   const args = container.args ?? [];
   expect(args[0] === 'run', cs, 'first argument must be `run`');
@@ -239,17 +255,13 @@ function checkRocewatchDaemonSet(objects) {
       `the state file (${stateFile}) must live on the hostPath /var/lib/rocewatch`);
   expect(state.mount && state.mount.readOnly !== true, cs, 'the state directory must be writable');
 
-  const owner = (pod.initContainers ??
-                 []).find((c) => (c.volumeMounts ?? []).some((m) => m.name === state.mount?.name));
-  if (!owner) {
-    problem(subject, 'no init container hands the state directory to the daemon\'s uid');
-  } else {
-    checkUnprivileged(`${subject} initContainer ${owner.name}`, owner, ['CHOWN', 'FOWNER']);
-    expect(
-        owner.command?.includes(String(pod.securityContext?.runAsUser)),
-        `${subject} initContainer ${owner.name}`,
-        'must give the state directory to the pod\'s runAsUser');
-  }
+  expect(
+      (pod.initContainers ?? []).length === 0, subject,
+      'needs no init container (uid 0 owns the state directory the kubelet creates)');
+  const apiSocket = mountAt(pod, container, '/run/rocewatch');
+  expect(
+      apiSocket.volume?.hostPath?.path === '/run/rocewatch' && apiSocket.mount?.readOnly !== true,
+      cs, 'the local API socket directory /run/rocewatch must be a writable hostPath mount');
 
   const gidSource = setting(container, '--gid-source', 'ROCEWATCH_GID_SOURCE');
   const rdmaLimits = Object.entries(container.resources?.limits ?? {})
@@ -258,6 +270,13 @@ function checkRocewatchDaemonSet(objects) {
                            .filter(([name]) => name.startsWith('rdma/'));
   if (uses('verbs')) {
     expect(gidSource === 'verbs', cs, 'the verbs component must set the GID source to verbs');
+    // A node without the device plugin's resource would hold the pod Pending forever.
+    expect(
+        terms.length > 0 &&
+            terms.every((t) => (t.matchExpressions ?? []).some(
+                (m) => m.key === 'rocewatch.io/verbs' && m.operator === 'In' &&
+                    (m.values ?? []).includes('true'))),
+        subject, 'the verbs component must keep to nodes labelled rocewatch.io/verbs=true');
     expect(
         rdmaLimits.length === 1 && String(rdmaLimits[0][1]) === '1' &&
             rdmaRequests.length === 1 && rdmaRequests[0][0] === rdmaLimits[0][0],
@@ -419,6 +438,16 @@ function checkNpdObjects(objects) {
   expect(
       root.volume?.hostPath?.path === '/' && root.mount?.readOnly === true, subject,
       'the host root must be mounted read-only at /host');
+
+  // The daemon is asked on its local socket: the TCP port may be TLS behind kube-rbac-proxy.
+  const daemon = (container.env ?? []).find((e) => e.name === 'ROCEWATCH_DAEMON')?.value ?? '';
+  expect(
+      daemon === 'unix:/run/rocewatch/rocewatch.sock', subject,
+      `ROCEWATCH_DAEMON must be the daemon's local socket, not "${daemon}"`);
+  const socketDir = mountAt(pod, container, '/run/rocewatch');
+  expect(
+      socketDir.volume?.hostPath?.path === '/run/rocewatch', subject,
+      'the daemon\'s socket directory /run/rocewatch must be mounted from the host');
 
   const flags = [...(container.command ?? []), ...(container.args ?? [])];
   const configPath = argValue(flags, '--config.custom-plugin-monitor');

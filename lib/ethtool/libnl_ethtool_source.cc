@@ -87,9 +87,18 @@ void ReadTotalAndLanes(nlattr* attr, std::optional<uint64_t>& total, std::vector
   }
 }
 
-Status NetlinkError(int error, const std::string& netdev, const char* what) {
+// The kernel marks some GET requests admin-only (GENL_ADMIN_PERM on the operation): refused with
+// EPERM before the driver is asked. The message names the capability an operator must grant.
+const char* CapabilityNeededFor(uint8_t command) {
+  return command == ETHTOOL_MSG_MODULE_EEPROM_GET ? "CAP_NET_ADMIN" : nullptr;
+}
+
+Status NetlinkError(int error, const std::string& netdev, uint8_t command, const char* what) {
   if (error == ENODEV) return Status::NotFound(netdev + ": no such netdev");
-  return Status::FromErrno(error, std::string(what) + " " + netdev);
+  std::string context = std::string(what) + " " + netdev;
+  if (error == EPERM && CapabilityNeededFor(command) != nullptr)
+    context += std::string(" (needs ") + CapabilityNeededFor(command) + ")";
+  return Status::FromErrno(error, context);
 }
 
 struct ReplyState {
@@ -206,7 +215,7 @@ StatusOr<bool> LibnlEthtoolSource::Request(uint8_t command, int header_attr, boo
   }
   nl_cb_put(cb);
   if (state.error == EOPNOTSUPP) return false;
-  if (state.error != 0) return NetlinkError(state.error, netdev, CommandName(command));
+  if (state.error != 0) return NetlinkError(state.error, netdev, command, CommandName(command));
   if (!state.done)
     return Status::IoError(std::string(CommandName(command)) + " " + netdev + ": " +
                            nl_geterror(received));

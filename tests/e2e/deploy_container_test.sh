@@ -20,7 +20,7 @@ import re, subprocess, sys
 
 binary, module, src = sys.argv[1], sys.argv[2], sys.argv[3]
 dockerfile = open(f"{src}/deploy/container/Dockerfile").read()
-daemonset = open(f"{src}/deploy/kubernetes/base/daemonset.yaml").read()
+daemonset = open(f"{src}/deploy/kubernetes/core/daemonset.yaml").read()
 # Packages whose libraries the binary loads with dlopen(), keyed by the package that does it.
 DLOPEN = {"libibverbs1": {"ibverbs-providers"}}
 # Libraries the binary itself loads with dlopen() (by soname), when its bytes name them:

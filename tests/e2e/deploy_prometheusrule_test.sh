@@ -8,7 +8,7 @@ need_node_tools
 generator="$src/deploy/kubernetes/generate-prometheusrule.sh"
 compare="$src/deploy/tools/compare-rules.mjs"
 
-"$generator" --check || fail "base/prometheusrule.yaml is not what the generator makes"
+"$generator" --check || fail "core/prometheusrule.yaml is not what the generator makes"
 kubectl kustomize "$src/deploy/kubernetes/base" >"$work/rendered.yaml"
 node "$compare" "$work/rendered.yaml" "$src/deploy/prometheus/rocewatch-rules.yaml" ||
   fail "the rendered PrometheusRule differs from the rule file"
