@@ -12,7 +12,7 @@ build_pkgs=(build-essential cmake pkg-config git
   libibverbs-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev prometheus-cpp-dev libspdlog-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev zlib1g-dev
   iproute2 python3 curl)
-e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl)
+e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl python3-yaml)
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 image_pkgs=(podman buildah mmdebstrap)

@@ -128,8 +128,13 @@ void EthtoolComponent::PollOptics(MonitorContext& ctx, MonoTime now) {
   const std::string netdev = *due;
   last_module_read_[netdev] = now;
   ModuleOutcome outcome = poller_->PollModule(netdev);
-  // A module that fails a read (as modules do while they flap) is counted, never a finding.
+  // A module that fails a read (as modules do while they flap) is counted, never a finding; a
+  // read the kernel refuses for lack of a privilege is a finding (optics_not_permitted), logged
+  // once per netdev: it will not heal by itself.
   if (!outcome.error.empty()) ctx.CountSourceError("ethtool_module", 1);
+  auto previous = modules_.find(netdev);
+  if (outcome.not_permitted && (previous == modules_.end() || !previous->second.not_permitted))
+    spdlog::warn("optics of {} cannot be read: {}", netdev, outcome.error);
   if (outcome.module) {
     OpticsStatus status = EvaluateOptics(*outcome.module);
     const size_t count = status.violations.size() + status.dark_lanes.size();
@@ -313,6 +318,15 @@ void EthtoolComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
   for (Finding& f : pfc_.Findings()) out.push_back(std::move(f));
   for (const auto& [netdev, status] : optics_)
     for (Finding& f : OpticsFindings(netdev, status)) out.push_back(std::move(f));
+  for (const auto& [netdev, outcome] : modules_) {
+    if (!outcome.not_permitted) continue;
+    out.push_back({Severity::kWarning, "optics_not_permitted", netdev,
+                   "the kernel refuses to read the transceiver's pages: " + outcome.error +
+                       "; optics (temperature, optical power, lanes) are not watched",
+                   "Grant rocewatch CAP_NET_ADMIN (the shipped DaemonSet and systemd unit do; "
+                   "docs/deploy.md, \"Privileges, measured\"), or turn optics reads off with "
+                   "--optics-interval 0 to silence this."});
+  }
 }
 
 std::vector<LinkQualityEntry> EthtoolComponent::ReportEntries() const {

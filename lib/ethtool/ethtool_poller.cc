@@ -98,6 +98,7 @@ ModuleOutcome EthtoolPoller::PollModule(const std::string& netdev) {
     StatusOr<std::optional<std::string>> page = netlink->ReadModulePage(netdev, address);
     if (!page.ok()) {
       outcome.error = page.status().message();
+      outcome.not_permitted = page.status().code() == StatusCode::kPermissionDenied;
       return false;
     }
     if (!*page) {

@@ -39,7 +39,10 @@ struct ModuleOutcome {
   std::optional<ModuleReading> module;  // decoded, when a module answered
   bool unsupported = false;             // no module access or no module (EOPNOTSUPP)
   std::string error;                    // a failed or undecodable read
-  ModulePages pages;                    // raw pages read (for support bundles)
+  // The kernel refused the read for lack of a privilege (EPERM: module EEPROM reads are
+  // admin-only), as opposed to a module that failed it: `error` names the capability.
+  bool not_permitted = false;
+  ModulePages pages;  // raw pages read (for support bundles)
 };
 
 class EthtoolPoller {

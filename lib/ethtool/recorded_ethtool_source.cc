@@ -1,5 +1,8 @@
 #include "ethtool/recorded_ethtool_source.h"
 
+#include <cerrno>
+#include <cstring>
+
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 
@@ -37,6 +40,12 @@ StatusOr<std::optional<std::string>> RecordedEthtoolSource::ReadRecording(
     while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
       message.pop_back();
     while (!message.empty() && message.front() == ' ') message.erase(0, 1);
+    // A refusal for lack of a privilege replays as one (the collector lacked it, e.g. for the
+    // admin-only module reads): the message ends with strerror(EPERM) as the live read's does.
+    const std::string_view refused = std::strerror(EPERM);
+    if (message.size() >= refused.size() &&
+        message.compare(message.size() - refused.size(), refused.size(), refused) == 0)
+      return Status::PermissionDenied(path + ": recorded failure: " + message);
     return Status::IoError(path + ": recorded failure: " + message);
   }
   return std::optional<std::string>(std::move(*text));

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <algorithm>
+
 #include "app/monitor.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
@@ -200,6 +202,30 @@ TEST_F(EthtoolComponentTest, AFailingModuleReadIsCountedNotFatal) {
   EXPECT_EQ(Sample("rocewatch_source_errors_total{source=\"ethtool_module\"}"), 1);
   // The lower page still decoded: temperature is known, thresholds are not.
   EXPECT_TRUE(Sample("rocewatch_module_temperature_celsius{netdev=\"ens1f0np0\"}"));
+}
+
+TEST_F(EthtoolComponentTest, AModuleReadTheKernelRefusesIsAFindingNamingTheCapability) {
+  fs_.AddFile(kDir + "module/lower",
+              "error: ETHTOOL_MSG_MODULE_EEPROM_GET ens1f0np0 (needs CAP_NET_ADMIN): "
+              "Operation not permitted\n");
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  EXPECT_EQ(Sample("rocewatch_source_errors_total{source=\"ethtool_module\"}"), 1);
+  std::vector<Finding> findings = monitor_.CurrentFindings();
+  auto refused = std::find_if(findings.begin(), findings.end(),
+                              [](const Finding& f) { return f.check == "optics_not_permitted"; });
+  ASSERT_NE(refused, findings.end());
+  EXPECT_EQ(refused->subject, kNetdev);
+  EXPECT_EQ(refused->severity, Severity::kWarning);
+  EXPECT_NE(refused->message.find("CAP_NET_ADMIN"), std::string::npos);
+}
+
+TEST_F(EthtoolComponentTest, AModuleThatFailsAReadIsNoPermissionFinding) {
+  fs_.AddFile(kDir + "module/lower", "error: I2C read failed (module flapping)\n");
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  std::vector<std::string> checks = Checks();
+  EXPECT_EQ(std::count(checks.begin(), checks.end(), "optics_not_permitted"), 0);
 }
 
 TEST_F(EthtoolComponentTest, ReportEntriesCarryTheDetectorsStates) {

@@ -103,12 +103,15 @@ for package in sorted(listed):
     if status != "install ok installed":
         problems.append(f"{package} is not an installed Debian package here (status '{status}')")
 
+# The image runs as a non-root user wherever it is started by hand; the DaemonSet chooses its own
+# identity explicitly (uid 0 with every capability dropped but NET_ADMIN: docs/deploy.md,
+# "Privileges, measured"), so it never inherits the image's.
 user = re.search(r"^USER (\d+):(\d+)$", dockerfile, re.M)
-run_as = re.search(r"runAsUser: (\d+)", daemonset)
+run_as = re.search(r"^        runAsUser: (\d+)$", daemonset, re.M)
 if not user or user.group(1) == "0":
     problems.append("the runtime stage must run as a numeric non-root USER uid:gid")
-elif not run_as or run_as.group(1) != user.group(1):
-    problems.append(f"Dockerfile USER {user.group(1)} differs from the DaemonSet's runAsUser")
+if not run_as:
+    problems.append("the DaemonSet's pod must set runAsUser explicitly, not inherit the image's USER")
 
 for p in problems:
     print(f"FAIL: {p}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The rocewatch container of the DaemonSet, as rendered from the kustomize base and from the example
-# overlay (kube-rbac-proxy: loopback listener, probes on 127.0.0.1), works with the real binary:
+# The rocewatch container of the DaemonSet, as rendered from the kustomize base and the example
+# overlay (kube-rbac-proxy: loopback listener, probes on 127.0.0.1) and from the plain overlay
+# ($(HOST_IP) listener), works with the real binary:
 # with its arguments and environment, $(HOST_IP) = 127.0.0.1, a free port, and ROCEWATCH_HOST_ROOT
 # and the state file pointed at fixtures, the daemon starts, its liveness and readiness probes
 # answer 200 where the kubelet sends them, it serves the fixture port's metrics, and it exits 0 on
@@ -27,8 +28,9 @@ console.log(JSON.stringify(ds.spec.template.spec.containers.find((c) => c.name =
 }
 container_of "$src/deploy/kubernetes/base" "$work/base.json"
 container_of "$src/deploy/kubernetes/overlays/example" "$work/example.json"
+container_of "$src/deploy/kubernetes/overlays/plain" "$work/plain.json"
 
-for variant in base example; do
+for variant in base example plain; do
 python3 - "$binary" "$work" "$variant" <<'PY'
 import json, os, re, signal, socket, subprocess, sys, time, urllib.request
 
