@@ -1,7 +1,8 @@
 // ParseGidState (lib/gid/gid_state_store.h): the --state-file content, which survives crashes,
 // disk trouble, partial restores and hand edits. A file that parses must serialize back to a file
 // that parses to the same state (what the daemon restores after its next restart).
-// A file naming a newer schema is refused as unavailable, not corrupt (seed newer_schema.json).
+// A file naming a newer schema is refused as unavailable, not corrupt (seed newer_schema.json);
+// schema 3's incidents (seed incidents.json) round-trip too.
 #include <cstddef>
 #include <cstdint>
 
@@ -26,6 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(again.ok());
   FUZZ_CHECK(again->boot_id == parsed->boot_id);
   FUZZ_CHECK(again->state == parsed->state);
+  // The incidents section too (dropped alone when malformed, never a failure of the whole file).
+  FUZZ_CHECK(again->incidents == parsed->incidents);
   FUZZ_CHECK(SerializeGidState(*again) == written);
   return 0;
 }

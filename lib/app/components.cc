@@ -3,6 +3,7 @@
 #include "app/gid_drift_component.h"
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
+#include "app/restart_state.h"
 
 namespace rocewatch {
 
@@ -18,8 +19,10 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   netlink.link_down_reason = [component = ethtool.get()](const std::string& netdev) {
     return component->LinkDownReason(netdev);
   };
-  set.all.push_back(std::make_unique<NetlinkComponent>(
-      netlink, env.host.rtnetlink(env.options.netlink_receive_buffer)));
+  auto netlink_component = std::make_unique<NetlinkComponent>(
+      netlink, env.host.rtnetlink(env.options.netlink_receive_buffer));
+  NetlinkComponent& netlink_view = *netlink_component;
+  set.all.push_back(std::move(netlink_component));
   // Consumers first: the drift and traffic components name them in what they report.
   auto board = std::make_shared<ConsumerBoard>();
   auto consumers = std::make_unique<ConsumerComponent>(
@@ -31,6 +34,7 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
       env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
       GidDriftOptions{env.options.expected_gid_index});
   drift->UseConsumers(board);
+  GidDriftComponent& drift_view = *drift;
   set.all.push_back(std::move(drift));
   auto traffic = std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2);
   traffic->UseConsumers(board);
@@ -38,6 +42,9 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   set.all.push_back(std::move(traffic));
   set.ethtool = ethtool.get();
   set.all.push_back(std::move(ethtool));
+  // Last: it assembles what the others found into the state file, and restores it to them.
+  set.all.push_back(
+      std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic));
   return set;
 }
 

@@ -71,7 +71,12 @@ Status GidDriftComponent::Start(MonitorContext& ctx) {
   } else {
     spdlog::info("{}", loaded.message);
   }
-  if (loaded.origin == GidStateStore::Origin::kRestored) saved_ = loaded.state;
+  if (loaded.origin == GidStateStore::Origin::kRestored) {
+    saved_ = loaded.state;
+    saved_incidents_ = loaded.incidents;
+    restored_incidents_ = {true, std::move(loaded.incidents), loaded.written_at_unix_seconds,
+                           std::move(loaded.incidents_note)};
+  }
   detector_ = GidDriftDetector(std::move(loaded.state));
   if (verbs_devices_ != nullptr) {
     watcher_ = std::make_unique<VerbsEventWatcher>(
@@ -88,7 +93,7 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   // The detector is idempotent: the tables it last saw, seen again, are no change, the same holes
   // and mismatches. So only a failed state write is retried.
   if (observed_ && SameTables(snapshot, last_tables_)) {
-    Persist(ctx);
+    if (!incident_source_) Persist(ctx);
     return;
   }
   ++observations_;
@@ -125,18 +130,25 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   }
   observed_ = true;
   last_tables_ = std::move(tables);
-  Persist(ctx);
+  if (!incident_source_) Persist(ctx);
 }
 
 void GidDriftComponent::Persist(MonitorContext& ctx) {
   // Only a state built from a real snapshot replaces the file: a start that failed before its
   // first snapshot leaves it as it was.
-  if (!observed_ || !store_.may_write() || (saved_ && *saved_ == detector_.state())) return;
-  Status status = store_.Save(detector_.state(), ctx.clock().UnixSeconds());
+  if (!observed_ || !store_.may_write()) return;
+  const double now = ctx.clock().UnixSeconds();
+  PersistedIncidents incidents = incident_source_ ? incident_source_() : PersistedIncidents{};
+  const bool refresh_due = incident_source_ && now - saved_at_ >= kRefreshSeconds;
+  if (saved_ && *saved_ == detector_.state() && saved_incidents_ == incidents && !refresh_due)
+    return;
+  Status status = store_.Save(detector_.state(), now, incidents);
   if (status.ok()) {
     if (last_save_failed_) spdlog::info("GID state written to {} again", store_.path());
     last_save_failed_ = false;
     saved_ = detector_.state();
+    saved_incidents_ = std::move(incidents);
+    saved_at_ = now;
     return;
   }
   ctx.CountSourceError("state", 1);

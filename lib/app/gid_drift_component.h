@@ -18,6 +18,7 @@
 //
 // Threading: the event-loop thread. Lifetime: `store` and `verbs_devices` must outlive this.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,6 +65,26 @@ class GidDriftComponent final : public MonitorComponent {
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
   void Stop(MonitorContext& ctx) override;
 
+  // What the state file keeps beside the GID state (app/restart_state.h). Once set, the file is
+  // written when the owner of the source calls Persist (and at Stop), no longer after each of
+  // this component's snapshots: the incidents are complete only after every component ran.
+  void SetIncidentSource(std::function<PersistedIncidents()> source) {
+    incident_source_ = std::move(source);
+  }
+  // What Start restored beyond the GID state; moved out by the first call.
+  struct RestoredIncidents {
+    bool restored = false;  // same boot, usable file
+    PersistedIncidents incidents;
+    double written_at_unix_seconds = 0;
+    std::string note;  // why the file's incidents were not used, "" if they were
+  };
+  RestoredIncidents TakeRestoredIncidents() { return std::move(restored_incidents_); }
+  // Writes the state file if what it would hold changed since the last write, or the last write
+  // is kRefreshSeconds old (so that the file's time says when the daemon was last alive). A
+  // failed write is counted and warned about once per failure episode.
+  void Persist(MonitorContext& ctx);
+  static constexpr double kRefreshSeconds = 120;
+
   const GidDriftState& state() const { return detector_.state(); }
   // Snapshots handed to the detector: one whose tables equal the last ones observed (GID tables
   // carried forward between two sysfs reads, or unchanged) is not, since the detector would find
@@ -71,8 +92,6 @@ class GidDriftComponent final : public MonitorComponent {
   uint64_t observations() const { return observations_; }
 
  private:
-  void Persist(MonitorContext& ctx);
-
   // Set by ForDaemon only; declared before store_ so that they outlive the reference.
   std::unique_ptr<StateFileWriter> owned_writer_;
   std::unique_ptr<GidStateStore> owned_store_;
@@ -82,6 +101,10 @@ class GidDriftComponent final : public MonitorComponent {
   GidDriftDetector detector_;
   std::unique_ptr<VerbsEventWatcher> watcher_;
   std::optional<GidDriftState> saved_;  // what the state file holds, to skip identical writes
+  PersistedIncidents saved_incidents_;
+  double saved_at_ = 0;  // Unix time of the last write (0: none this run)
+  std::function<PersistedIncidents()> incident_source_;
+  RestoredIncidents restored_incidents_;
   bool last_save_failed_ = false;
   bool observed_ = false;  // a snapshot was observed: the state is worth persisting
   // Latest evaluation, for metrics and findings.

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "build_info.h"
@@ -160,10 +161,13 @@ void Monitor::Publish() {
     std::pair<std::string, std::string> key{f.check, f.subject};
     auto it = finding_since_.find(key);
     double first = it != finding_since_.end() ? it->second : now;
+    if (auto restored = restored_since_.find(key); restored != restored_since_.end())
+      first = std::min(first, restored->second);
     since.emplace(std::move(key), first);
     timed_findings_.push_back({std::move(f), first, now});
   }
   finding_since_ = std::move(since);  // a finding that went away starts afresh
+  if (polls_ > 0) restored_since_.clear();
   if (change_sink_) change_sink_();
 }
 

@@ -92,6 +92,8 @@ class Monitor final : public MonitorContext {
   const std::map<std::string, NetdevState>& netdevs() const override { return netdevs_; }
   void CountSourceError(std::string_view source, uint64_t count) override;
   void RecordEvent(std::string_view what, Severity severity) override;
+  FindingSince findings_since() const override { return finding_since_; }
+  void RestoreFindingsSince(FindingSince since) override { restored_since_ = std::move(since); }
 
  private:
   Status Poll(std::string_view reason, SnapshotTrigger trigger);
@@ -117,7 +119,8 @@ class Monitor final : public MonitorContext {
   std::deque<RecordedEvent> recent_events_;
   std::vector<TimedFinding> timed_findings_;
   // (check, subject) -> when it was first seen, for the findings still present.
-  std::map<std::pair<std::string, std::string>, double> finding_since_;
+  FindingSince finding_since_;
+  FindingSince restored_since_;  // a previous run's, until the first poll's findings are published
 
   NodeSnapshot latest_;
   NodeSnapshot spare_;  // the snapshot before latest_, overwritten by the next poll

@@ -52,6 +52,15 @@ class MonitorContext {
   // losses, drifts and collapses), and listed with its time by `rocewatch diagnose --watch`. One
   // line, evidence included.
   virtual void RecordEvent(std::string_view what, Severity severity) = 0;
+
+  // (check, subject) of a finding -> when it was first seen (Unix seconds).
+  using FindingSince = std::map<std::pair<std::string, std::string>, double>;
+  // The first-seen times of the findings published last (the state file keeps them).
+  virtual FindingSince findings_since() const { return {}; }
+  // First-seen times from a previous run of the daemon: a finding of the first publish after the
+  // first poll whose key is among them keeps that time (what healed meanwhile is not published,
+  // so its time is dropped). REQUIRES: before the first poll.
+  virtual void RestoreFindingsSince(FindingSince since) { (void)since; }
 };
 
 class MonitorComponent {

@@ -58,6 +58,21 @@ void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevCh
   ctx.RequestPublish();
 }
 
+std::map<std::string, NetdevIncidents> NetlinkComponent::ExportIncidents() const {
+  return listener_ ? listener_->health().ExportIncidents()
+                   : std::map<std::string, NetdevIncidents>{};
+}
+
+NetdevRestoreOutcome NetlinkComponent::RestoreIncidents(
+    MonitorContext& ctx, const std::map<std::string, NetdevIncidents>& saved) {
+  if (!listener_) return {};
+  NetdevRestoreOutcome outcome = listener_->RestoreIncidents(saved);
+  for (const NetdevNarration& n : outcome.narration)
+    ctx.RecordEvent(n.netdev + ": " + n.text, n.severity);
+  ctx.RequestPublish();
+  return outcome;
+}
+
 void NetlinkComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   (void)snapshot;
   if (listener_) listener_->SetRnicNetdevs(ctx.rnic_netdevs());

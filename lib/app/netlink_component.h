@@ -43,6 +43,13 @@ class NetlinkComponent final : public MonitorComponent {
   // REQUIRES: Start() succeeded.
   const NetlinkListener& listener() const { return *listener_; }
 
+  // The open netdev incidents for the state file; empty before Start() succeeded.
+  std::map<std::string, NetdevIncidents> ExportIncidents() const;
+  // Judges a previous run's incidents against the live netdevs at once, reports each healed or
+  // dropped one as an event. Nothing (an empty outcome) unless Start() succeeded.
+  NetdevRestoreOutcome RestoreIncidents(MonitorContext& ctx,
+                                        const std::map<std::string, NetdevIncidents>& saved);
+
  private:
   void OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
                  const std::vector<NetdevNarration>& narration);

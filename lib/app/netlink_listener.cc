@@ -101,6 +101,13 @@ void NetlinkListener::Deliver(std::vector<NetdevChange>& changes) {
   ScheduleDeadline();
 }
 
+NetdevRestoreOutcome NetlinkListener::RestoreIncidents(
+    const std::map<std::string, NetdevIncidents>& saved) {
+  NetdevRestoreOutcome outcome = health_.RestoreIncidents(saved, routing_view(), clock_.Now());
+  ScheduleDeadline();
+  return outcome;
+}
+
 void NetlinkListener::Evaluate() {
   health_.Evaluate(routing_view(), clock_.Now());
   if (on_changes_) on_changes_({}, {});

@@ -55,6 +55,10 @@ class NetlinkListener {
   // Runs the detectors' clock-driven rules now (the loop calls it at their deadlines).
   void Evaluate();
 
+  // Judges a previous run's netdev incidents against the live state at once
+  // (NetdevHealth::RestoreIncidents). REQUIRES: Start() succeeded.
+  NetdevRestoreOutcome RestoreIncidents(const std::map<std::string, NetdevIncidents>& saved);
+
   const NetdevTracker& tracker() const { return tracker_; }
   const NetdevHealth& health() const { return health_; }
   RoutingView routing_view() const;

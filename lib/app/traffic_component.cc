@@ -22,6 +22,48 @@ void TrafficComponent::Resume(const std::map<PortKey, PortTrafficResume>& ports)
   }
 }
 
+namespace {
+
+const char* CheckOf(TrafficState state) {
+  return state == TrafficState::kCollapsed ? "traffic_collapsed" : "traffic_degraded";
+}
+
+}  // namespace
+
+void TrafficComponent::RestoreRails(const std::map<PortKey, PortTrafficResume>& ports) {
+  Resume(ports);
+  for (const auto& [key, from] : ports) {
+    if (!IsTrouble(from.state)) continue;
+    restored_pending_[key] = from.state;
+    ++restore_counts_[{CheckOf(from.state), "checking"}];
+  }
+}
+
+void TrafficComponent::JudgeRestored(MonitorContext& ctx) {
+  for (auto it = restored_pending_.begin(); it != restored_pending_.end();) {
+    const auto& [key, restored] = *it;
+    const PortTrafficStatus* status = detector_.Find(key);
+    std::string verdict;
+    if (status == nullptr) {
+      verdict = "dropped";
+      ctx.RecordEvent(key.ToString() + " traffic " + TrafficStateLabel(restored) +
+                          " (restored at start) dropped: the port is gone",
+                      Severity::kInfo);
+    } else if (status->state == restored) {
+      if (!status->rate) {  // nothing measured yet: still being checked
+        ++it;
+        continue;
+      }
+      verdict = "confirmed";
+    } else {
+      verdict = "healed";  // the state change itself is an event (OnSnapshot)
+    }
+    --restore_counts_[{CheckOf(restored), "checking"}];
+    ++restore_counts_[{CheckOf(restored), verdict}];
+    it = restored_pending_.erase(it);
+  }
+}
+
 void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (last_fed_ && snapshot.taken_at - *last_fed_ < min_interval_) return;
   last_fed_ = snapshot.taken_at;
@@ -52,11 +94,13 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
     if (previous == status.state || !(IsTrouble(previous) || IsTrouble(status.state))) continue;
     std::string what = key.ToString() + " traffic " + TrafficStateLabel(previous) + " -> " +
                        TrafficStateLabel(status.state);
+    if (restored_pending_.count(key) != 0) what += " (restored at start, judged on live counters)";
     if (!status.reason.empty()) what += ": " + status.reason;
     if (consumers_) what += "; consumers: " + consumers_->DescribeConsumers(key.device);
     ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
+  JudgeRestored(ctx);
 }
 
 void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {

@@ -32,6 +32,18 @@ class TrafficComponent final : public MonitorComponent {
   // --watch`. REQUIRES: before the first snapshot.
   void Resume(const std::map<PortKey, PortTrafficResume>& ports);
 
+  // Starts rails from a previous run of the daemon (the state file): Resume, and each rail that was
+  // degraded or collapsed is an incident being checked until the detector has judged it on a
+  // measured rate (the second snapshot: the first has no rate). REQUIRES: before the first
+  // snapshot.
+  void RestoreRails(const std::map<PortKey, PortTrafficResume>& ports);
+  // (check, verdict) -> how many restored rails: check "traffic_collapsed" or "traffic_degraded";
+  // verdict "checking", "confirmed" (still in that state), "healed" (left it: an event said so)
+  // or "dropped" (the port is gone).
+  const std::map<std::pair<std::string, std::string>, size_t>& restore_counts() const {
+    return restore_counts_;
+  }
+
   std::string_view name() const override { return "traffic"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
@@ -48,6 +60,11 @@ class TrafficComponent final : public MonitorComponent {
   std::optional<MonoTime> last_fed_;
   std::map<PortKey, TrafficState> last_states_;
   std::shared_ptr<ConsumerBoard> consumers_;
+  // Restored rails in trouble not judged yet -> the restored state.
+  std::map<PortKey, TrafficState> restored_pending_;
+  std::map<std::pair<std::string, std::string>, size_t> restore_counts_;
+
+  void JudgeRestored(MonitorContext& ctx);
 };
 
 }  // namespace rocewatch

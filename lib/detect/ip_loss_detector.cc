@@ -132,6 +132,25 @@ const IpLossDetector::NetdevIps* IpLossDetector::Find(const std::string& netdev)
   return it == netdevs_.end() ? nullptr : &it->second;
 }
 
+std::map<std::string, std::map<IpAddress, MonoTime>> IpLossDetector::ExportMissing() const {
+  std::map<std::string, std::map<IpAddress, MonoTime>> out;
+  for (const auto& [name, n] : netdevs_)
+    if (!n.missing.empty()) out.emplace(name, n.missing);
+  return out;
+}
+
+IpLossDetector::RestoreVerdict IpLossDetector::RestoreMissing(const std::string& netdev,
+                                                              const IpAddress& address,
+                                                              MonoTime since) {
+  auto it = netdevs_.find(netdev);
+  if (it == netdevs_.end() || address.link_local) return RestoreVerdict::kNetdevGone;
+  NetdevIps& n = it->second;
+  if (n.current.count(address) != 0) return RestoreVerdict::kBack;
+  auto [missing, added] = n.missing.emplace(address, since);
+  if (!added) missing->second = std::min(missing->second, since);
+  return RestoreVerdict::kStillMissing;
+}
+
 void IpLossDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) const {
   for (const auto& [name, n] : netdevs_) {
     if (n.ip_lost_total > 0 && n.last_lost) {

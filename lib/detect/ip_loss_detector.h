@@ -79,6 +79,19 @@ class IpLossDetector {
   // ip_lost_during_flap (warning) and ip_missing_after_flap (critical).
   void AppendFindings(MonoTime now, std::vector<Finding>& out) const;
 
+  // What an open incident needs to be judged again by another detector (a restarted daemon's):
+  // each netdev's missing addresses, with since when. Netdevs without any are left out.
+  std::map<std::string, std::map<IpAddress, MonoTime>> ExportMissing() const;
+  enum class RestoreVerdict {
+    kStillMissing,  // absent now: missing again, since `since`
+    kBack,          // present now: healed while no detector watched
+    kNetdevGone,    // the netdev is not known (not an RNIC netdev now): nothing restored
+  };
+  // Judges an address another detector found missing against the live baseline.
+  // REQUIRES: Reset of the netdev (its live addresses) before.
+  RestoreVerdict RestoreMissing(const std::string& netdev, const IpAddress& address,
+                                MonoTime since);
+
  private:
   void StartFlap(NetdevIps& n, MonoTime at);
   void CountLoss(NetdevIps& n, const IpAddress& address, MonoTime at);

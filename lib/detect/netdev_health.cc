@@ -98,4 +98,64 @@ void NetdevHealth::AppendFindings(MonoTime now, std::vector<Finding>& out) const
   policy_.AppendFindings(out);
 }
 
+std::map<std::string, NetdevIncidents> NetdevHealth::ExportIncidents() const {
+  std::map<std::string, NetdevIncidents> out;
+  for (auto& [netdev, missing] : ip_loss_.ExportMissing()) out[netdev].missing_addresses = missing;
+  for (auto& [netdev, expected] : policy_.ExportExpected()) out[netdev].policy = expected;
+  return out;
+}
+
+NetdevRestoreOutcome NetdevHealth::RestoreIncidents(
+    const std::map<std::string, NetdevIncidents>& saved, const RoutingView& view, MonoTime now) {
+  constexpr const char* kIp = "ip_missing_after_flap";
+  constexpr const char* kPolicy = "policy_routing_missing";
+  NetdevRestoreOutcome outcome;
+  auto tell = [&](const std::string& netdev, std::string text) {
+    outcome.narration.push_back({now, netdev, std::move(text), Severity::kInfo, false});
+  };
+  for (const auto& [netdev, incidents] : saved) {
+    for (const auto& [address, since] : incidents.missing_addresses) {
+      switch (ip_loss_.RestoreMissing(netdev, address, since)) {
+        case IpLossDetector::RestoreVerdict::kStillMissing:
+          ++outcome.counts[{kIp, "confirmed"}];
+          break;
+        case IpLossDetector::RestoreVerdict::kBack:
+          ++outcome.counts[{kIp, "healed"}];
+          tell(netdev,
+               address.ToString() +
+                   " is back (it was missing after a flap when rocewatch stopped): resolved");
+          break;
+        case IpLossDetector::RestoreVerdict::kNetdevGone:
+          ++outcome.counts[{kIp, "dropped"}];
+          tell(netdev, "not an RNIC netdev now: its restored missing address " +
+                           address.ToString() + " is dropped");
+          break;
+      }
+    }
+    if (incidents.policy.rules.empty()) continue;
+    // Addresses and carrier seen before the restart count as settled: a rule still absent is
+    // missing at once, not after a new settle time.
+    if (!policy_.RestoreExpected(netdev, incidents.policy, now - config_.policy.settle)) {
+      outcome.counts[{kPolicy, "dropped"}] += incidents.policy.missing.size();
+      tell(netdev, "not an RNIC netdev now: its restored policy rules are dropped");
+    }
+  }
+  policy_.Evaluate(view, now);
+  for (const auto& [netdev, incidents] : saved) {
+    const PolicyRoutingDetector::NetdevPolicy* live = policy_.Find(netdev);
+    if (live == nullptr) continue;
+    for (const PolicyRule& rule : incidents.policy.missing) {
+      if (live->missing_rules.count(rule) != 0) {
+        ++outcome.counts[{kPolicy, "confirmed"}];
+        continue;
+      }
+      ++outcome.counts[{kPolicy, "healed"}];
+      tell(netdev, "policy rule '" + rule.ToString() +
+                       "' is back or no longer expected (it was missing when rocewatch stopped): "
+                       "resolved");
+    }
+  }
+  return outcome;
+}
+
 }  // namespace rocewatch

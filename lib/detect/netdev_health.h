@@ -3,6 +3,7 @@
 // changes NetdevTracker derives and the routing view, in order. Pure: observations and times in,
 // state, findings and a narration out. Not thread-safe.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,10 +35,27 @@ struct NetdevNarration {
   bool routine = false;
 };
 
+// What the netdev detectors hand over to a restarted daemon's (the state file keeps it), per
+// netdev: the addresses missing after a flap, with since when, and the policy rules it had.
+struct NetdevIncidents {
+  std::map<IpAddress, MonoTime> missing_addresses;
+  PolicyRoutingDetector::Expected policy;
+  auto operator<=>(const NetdevIncidents&) const = default;
+};
+
+// What RestoreIncidents found, for the log, the events and rocewatch_restored_incidents.
+struct NetdevRestoreOutcome {
+  // (check, verdict) -> how many: check "ip_missing_after_flap" or "policy_routing_missing";
+  // verdict "confirmed" (still open), "healed" (resolved: back while the daemon was down) or
+  // "dropped" (the netdev is no RNIC netdev now: nothing restored).
+  std::map<std::pair<std::string, std::string>, size_t> counts;
+  std::vector<NetdevNarration> narration;  // one line per healed or dropped incident
+};
+
 class NetdevHealth {
  public:
   explicit NetdevHealth(NetdevHealthConfig config = {})
-      : flaps_(config.flaps), ip_loss_(config.ip_loss), policy_(config.policy) {}
+      : config_(config), flaps_(config.flaps), ip_loss_(config.ip_loss), policy_(config.policy) {}
 
   // Feeds changes in the order they happened; appends what they meant to `narration` if given.
   void OnChanges(const std::vector<NetdevChange>& changes,
@@ -49,6 +67,15 @@ class NetdevHealth {
 
   void AppendFindings(MonoTime now, std::vector<Finding>& out) const;
 
+  // The open incidents (ExportMissing, ExportExpected), by netdev.
+  std::map<std::string, NetdevIncidents> ExportIncidents() const;
+  // Judges another detector's incidents against the live state at `now` at once (REQUIRES: the
+  // live netdevs were fed and evaluated with `view` before): an address still absent is missing
+  // since its original time, a rule still absent while its address is present is missing now;
+  // what came back is healed. Then evaluates `view` again.
+  NetdevRestoreOutcome RestoreIncidents(const std::map<std::string, NetdevIncidents>& saved,
+                                        const RoutingView& view, MonoTime now);
+
   const LinkFlapDetector& flaps() const { return flaps_; }
   const IpLossDetector& ip_loss() const { return ip_loss_; }
   const PolicyRoutingDetector& policy() const { return policy_; }
@@ -56,6 +83,7 @@ class NetdevHealth {
  private:
   void OnChange(const NetdevChange& change, std::vector<NetdevNarration>* narration);
 
+  NetdevHealthConfig config_;
   LinkFlapDetector flaps_;
   IpLossDetector ip_loss_;
   PolicyRoutingDetector policy_;

@@ -2,6 +2,8 @@
 
 #include <linux/rtnetlink.h>
 
+#include <algorithm>
+
 namespace rocewatch {
 namespace {
 
@@ -76,6 +78,34 @@ const PolicyRoutingDetector::NetdevPolicy* PolicyRoutingDetector::Find(
     const std::string& netdev) const {
   auto it = netdevs_.find(netdev);
   return it == netdevs_.end() ? nullptr : &it->second;
+}
+
+std::map<std::string, PolicyRoutingDetector::Expected> PolicyRoutingDetector::ExportExpected()
+    const {
+  std::map<std::string, Expected> out;
+  for (const auto& [name, p] : netdevs_) {
+    Expected e;
+    for (const auto& [address, rules] : p.expected_rules)
+      if (!rules.empty()) e.rules.emplace(address, rules);
+    for (const auto& [rule, address] : p.missing_rules) e.missing.insert(rule);
+    if (!e.rules.empty()) out.emplace(name, std::move(e));
+  }
+  return out;
+}
+
+bool PolicyRoutingDetector::RestoreExpected(const std::string& netdev, const Expected& expected,
+                                            MonoTime settled_at) {
+  auto it = netdevs_.find(netdev);
+  if (it == netdevs_.end()) return false;
+  NetdevPolicy& p = it->second;
+  for (const auto& [address, rules] : expected.rules) {
+    if (address.link_local) continue;
+    p.expected_rules[address].insert(rules.begin(), rules.end());
+    if (auto present = p.present_since.find(address); present != p.present_since.end())
+      present->second = std::min(present->second, settled_at);
+  }
+  if (p.carrier_up_since) p.carrier_up_since = std::min(*p.carrier_up_since, settled_at);
+  return true;
 }
 
 void PolicyRoutingDetector::AppendFindings(std::vector<Finding>& out) const {

@@ -63,6 +63,21 @@ class PolicyRoutingDetector {
   // policy_routing_missing (critical), one per netdev.
   void AppendFindings(std::vector<Finding>& out) const;
 
+  // What a netdev's policy routing must be judged against by another detector (a restarted
+  // daemon's): the rules each of its addresses had, and those missing now. Routes are not part
+  // of it (their RTA_OIF is an ifindex; they are learned again from the live tables).
+  struct Expected {
+    std::map<IpAddress, std::set<PolicyRule>> rules;
+    std::set<PolicyRule> missing;
+    auto operator<=>(const Expected&) const = default;
+  };
+  std::map<std::string, Expected> ExportExpected() const;
+  // Takes the rules another detector expected of `netdev` as expected here too, and its
+  // addresses and carrier as settled since `settled_at` (they were, before the restart): the
+  // next Evaluate finds a rule still absent missing at once. Returns false (nothing restored)
+  // for a netdev the last Evaluate did not see. REQUIRES: an Evaluate before (the live view).
+  bool RestoreExpected(const std::string& netdev, const Expected& expected, MonoTime settled_at);
+
  private:
   PolicyRoutingConfig config_;
   std::map<std::string, NetdevPolicy> netdevs_;

@@ -98,6 +98,15 @@ PersistedGidState FromJson(const json& root, int schema) {
     }
     out.state.counters[key] = counter;
   }
+  if (schema < 3) {
+    out.incidents_note = "schema " + std::to_string(schema) + " kept no incidents";
+  } else if (root.contains("incidents")) {
+    try {
+      out.incidents = IncidentsFromJson(root.at("incidents"));
+    } catch (const std::exception& e) {
+      out.incidents_note = std::string("its incidents are unusable (") + e.what() + ")";
+    }
+  }
   return out;
 }
 
@@ -145,7 +154,8 @@ std::string SerializeGidState(const PersistedGidState& persisted) {
                {"written_at", persisted.written_at_unix_seconds},
                {"next_departure", persisted.state.next_departure},
                {"ports", std::move(ports)},
-               {"drift", std::move(drift)}};
+               {"drift", std::move(drift)},
+               {"incidents", IncidentsToJson(persisted.incidents)}};
   // Replace invalid UTF-8 (a netdev name is bytes) rather than throw.
   return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -270,19 +280,24 @@ GidStateStore::LoadResult GidStateStore::Load() {
   }
   result.origin = Origin::kRestored;
   result.state = std::move(persisted->state);
+  result.incidents = std::move(persisted->incidents);
+  result.written_at_unix_seconds = persisted->written_at_unix_seconds;
+  result.incidents_note = std::move(persisted->incidents_note);
   result.message = "restored the GID state of " + std::to_string(result.state.tables.size()) +
                    " ports from " + state_path_ + " (schema version " +
                    std::to_string(persisted->schema_version) + ")";
   return result;
 }
 
-Status GidStateStore::Save(const GidDriftState& state, double unix_seconds) {
+Status GidStateStore::Save(const GidDriftState& state, double unix_seconds,
+                           const PersistedIncidents& incidents) {
   if (!enabled()) return Status::Ok();
   if (!may_write_)
     return Status::Unavailable("not replacing " + state_path_ +
                                ": it could not be used at start (see the start log)");
-  Status status =
-      writer_.WriteAtomically(state_path_, SerializeGidState({boot_id_, unix_seconds, state}));
+  Status status = writer_.WriteAtomically(
+      state_path_,
+      SerializeGidState({boot_id_, unix_seconds, state, incidents, "", kGidStateSchemaVersion}));
   if (!status.ok()) ++failures_;
   return status;
 }

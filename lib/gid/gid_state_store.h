@@ -12,7 +12,11 @@
 // that could not be read, one of a newer schema, or any file while the boot id is unknown is left
 // untouched and not written for the rest of the run; a corrupt file is first kept as
 // <path>.corrupt. The schema version (kGidStateSchemaVersion) grows when the content changes;
-// every older schema is read (schema 1: rocewatch 0.1, "version": 1).
+// every older schema is read (schema 1: rocewatch 0.1, "version": 1; schemas 1 and 2 carry no
+// incidents: a file of theirs restores the GID state and no incident).
+// The incidents (gid/incident_state.h) are trusted apart from the GID state: a malformed
+// "incidents" section drops them alone (LoadResult::incidents_note says why), the GID state is
+// kept.
 //
 // Threading: one thread. Lifetime: `fs` and `writer` must outlive the store.
 
@@ -22,6 +26,7 @@
 
 #include "core/status.h"
 #include "gid/gid_drift_detector.h"
+#include "gid/incident_state.h"
 #include "os/file_system.h"
 #include "os/state_file_writer.h"
 
@@ -29,13 +34,17 @@ namespace rocewatch {
 
 // The schema this build writes; files of schema 1..kGidStateSchemaVersion are read.
 // 2: drift entries carry the last move (old and new index).
-inline constexpr int kGidStateSchemaVersion = 2;
+// 3: "incidents": open incidents of the netdev, traffic and finding layers (incident_state.h).
+inline constexpr int kGidStateSchemaVersion = 3;
 
 // What the state file holds.
 struct PersistedGidState {
   std::string boot_id;
   double written_at_unix_seconds = 0;
   GidDriftState state;
+  PersistedIncidents incidents{};
+  // Why the file's incidents were not used (an older schema, a malformed section); "" if used.
+  std::string incidents_note{};
   int schema_version = kGidStateSchemaVersion;  // as read; Serialize writes the current one
 };
 
@@ -67,6 +76,11 @@ class GidStateStore {
     Origin origin = Origin::kDisabled;
     GidDriftState state;  // empty unless restored
     std::string message;  // what happened, for the log (a warning when kUnusable)
+    // Unless restored: empty. Restored: the incidents, when the file was written, and why its
+    // incidents were not used ("" when they were).
+    PersistedIncidents incidents;
+    double written_at_unix_seconds = 0;
+    std::string incidents_note;
   };
 
   // `state_path` empty disables persistence. `boot_id_path` is
@@ -81,7 +95,8 @@ class GidStateStore {
   LoadResult Load();
   // Writes `state` stamped with the boot id read by Load. Errors: Unavailable when Load found a
   // file that must not be replaced (not counted again); the writer's (counted).
-  Status Save(const GidDriftState& state, double unix_seconds);
+  Status Save(const GidDriftState& state, double unix_seconds,
+              const PersistedIncidents& incidents = {});
   // False before Load and when Load decided to leave the file untouched.
   bool may_write() const { return may_write_; }
 

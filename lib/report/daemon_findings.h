@@ -20,7 +20,9 @@ namespace rocewatch {
 
 struct TimedFinding {
   Finding finding;
-  double since_unix_seconds = 0;      // first evaluation that had it, in this run of the daemon
+  // First evaluation that had it: in this run of the daemon, or in the previous run on the same
+  // boot while the finding stayed open across the restart (app/restart_state.h).
+  double since_unix_seconds = 0;
   double last_seen_unix_seconds = 0;  // latest evaluation that had it
 };
 

@@ -20,6 +20,9 @@ E2E_NETNS=""
 E2E_CLEANUP_NETNS=""
 # Minutes in the shipped rules become seconds in the test copy.
 E2E_RULE_SCALE=${E2E_RULE_SCALE:-60}
+# How often Prometheus scrapes rocewatch (a test that restarts the daemon between two scrapes
+# wants room between them).
+E2E_SCRAPE_INTERVAL=${E2E_SCRAPE_INTERVAL:-1s}
 # A 32-character PagerDuty integration key, as PagerDuty issues them.
 E2E_ROUTING_KEY=${E2E_ROUTING_KEY:-r0cewatche2e0000000000000000key1}
 
@@ -137,7 +140,7 @@ e2e_start_prometheus() {
   targets=$(printf "'%s', " "$@")
   cat >"$config" <<EOF
 global:
-  scrape_interval: 1s
+  scrape_interval: $E2E_SCRAPE_INTERVAL
   scrape_timeout: 1s
   evaluation_interval: 1s
 rule_files: ['$rules']

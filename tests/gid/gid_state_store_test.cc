@@ -39,6 +39,80 @@ TEST(GidStateSerializationTest, RoundTrips) {
   EXPECT_EQ(parsed->state, persisted.state);
 }
 
+PersistedIncidents SampleIncidents() {
+  PersistedIncidents incidents;
+  IpAddress address{AddressFamily::kIpv4, "10.0.1.2", 24, false};
+  PolicyRule rule;
+  rule.src = "10.0.1.2";
+  rule.src_len = 32;
+  rule.table = 101;
+  rule.priority = 1000;
+  rule.action = 1;
+  PersistedNetdevIncidents& netdev = incidents.netdevs["ens2f0np0"];
+  netdev.missing_addresses[address] = kT0 - 30;
+  netdev.expected_rules[address] = {rule};
+  netdev.missing_rules = {rule};
+  incidents.rails[{"mlx5_2", 1}] = {TrafficState::kCollapsed, kT0 - 20, 2e9, false,
+                                    ConsumerKnowledge::kPresent};
+  incidents.rails[{"mlx5_0", 1}] = {TrafficState::kNormal, kT0 - 600, std::nullopt, false,
+                                    ConsumerKnowledge::kUnknown};
+  incidents.finding_since[{"traffic_collapsed", "mlx5_2/1"}] = kT0 - 17;
+  return incidents;
+}
+
+TEST(GidStateSerializationTest, IncidentsRoundTrip) {
+  PersistedGidState persisted{kBootA, kT0, SampleState(), SampleIncidents()};
+  StatusOr<PersistedGidState> parsed = ParseGidState(SerializeGidState(persisted));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->incidents, persisted.incidents);
+  EXPECT_EQ(parsed->incidents_note, "");
+}
+
+TEST(GidStateSerializationTest, ASchemaTwoFileKeepsItsGidStateAndRestoresNoIncident) {
+  std::string text = SerializeGidState({kBootA, kT0, SampleState(), SampleIncidents()});
+  text.replace(text.find("\"schema_version\": 3"), 19, "\"schema_version\": 2");
+  StatusOr<PersistedGidState> parsed = ParseGidState(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->state, SampleState());
+  EXPECT_EQ(parsed->incidents, PersistedIncidents{});
+  EXPECT_EQ(parsed->incidents_note, "schema 2 kept no incidents");
+}
+
+TEST(GidStateSerializationTest, MalformedIncidentsAreDroppedAloneAndTheGidStateIsKept) {
+  const std::string valid = SerializeGidState({kBootA, kT0, SampleState(), SampleIncidents()});
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string s = valid;
+    size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return at == std::string::npos ? s : s.replace(at, from.size(), to);
+  };
+  const std::pair<const char*, std::string> cases[] = {
+      {"unknown traffic state", replaced("\"collapsed\"", "\"exploded\"")},
+      {"unknown consumers", replaced("\"present\"", "\"maybe\"")},
+      {"address not an address", replaced("\"address\": \"10.0.1.2\"", "\"address\": \"x\"")},
+      {"prefix out of range", replaced("\"prefix_len\": 24", "\"prefix_len\": 33")},
+      {"port 0",
+       [&] {
+         std::string s = valid;
+         size_t at = s.find("\"port\": 1", s.find("\"device\": \"mlx5_2\""));
+         return s.replace(at, 9, "\"port\": 0");
+       }()},
+      {"negative since", replaced("\"since\": 1767225583.0", "\"since\": -1")},
+      {"incidents not an object", replaced("\"incidents\": {", "\"incidents\": 5, \"x\": {")},
+  };
+  for (const auto& [what, text] : cases) {
+    StatusOr<PersistedGidState> parsed = ParseGidState(text);
+    if (!parsed.ok()) {  // the edit broke the JSON itself: the whole file is corrupt
+      EXPECT_EQ(parsed.status().code(), StatusCode::kCorrupt) << what;
+      continue;
+    }
+    EXPECT_EQ(parsed->state, SampleState()) << what;
+    EXPECT_EQ(parsed->incidents, PersistedIncidents{}) << what;
+    EXPECT_NE(parsed->incidents_note.find("its incidents are unusable"), std::string::npos)
+        << what << ": " << parsed->incidents_note;
+  }
+}
+
 TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
   std::string valid = SerializeGidState({kBootA, kT0, SampleState()});
   auto replaced = [&](const std::string& from, const std::string& to) {
@@ -55,8 +129,8 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
       {"not an object", "[1,2,3]"},
       {"null", "null"},
       {"other format", replaced("rocewatch-gid-state", "something-else")},
-      {"schema as text", replaced("\"schema_version\": 2", "\"schema_version\": \"2\"")},
-      {"no schema", replaced("\"schema_version\": 2", "\"schema\": 2")},
+      {"schema as text", replaced("\"schema_version\": 3", "\"schema_version\": \"2\"")},
+      {"no schema", replaced("\"schema_version\": 3", "\"schema\": 2")},
       {"move without old index", replaced("\"old_index\"", "\"old_\"")},
       {"port as text", replaced("\"port\": 1", "\"port\": \"1\"")},
       {"negative port", replaced("\"port\": 1", "\"port\": -1")},
@@ -68,8 +142,8 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
       {"written_at as text", replaced("\"written_at\": ", "\"written_at\": \"now\", \"x\": ")},
       {"ports not objects", replaced("\"ports\": [", "\"ports\": [1, ")},
       {"deep nesting", std::string(100000, '[')},
-      {"schema version 0", replaced("\"schema_version\": 2", "\"schema_version\": 0")},
-      {"negative schema version", replaced("\"schema_version\": 2", "\"schema_version\": -1")},
+      {"schema version 0", replaced("\"schema_version\": 3", "\"schema_version\": 0")},
+      {"negative schema version", replaced("\"schema_version\": 3", "\"schema_version\": -1")},
   };
   for (const auto& [name, text] : cases) {
     StatusOr<PersistedGidState> parsed = ParseGidState(text);
@@ -80,9 +154,9 @@ TEST(GidStateSerializationTest, BadInputIsCorruptNeverACrash) {
 
 // A version too large for an int is still newer, never wrapped to a negative (old) one.
 TEST(GidStateSerializationTest, ANewerSchemaIsRefusedNotCorrupt) {
-  for (const std::string version : {"3", "4294967295"}) {
+  for (const std::string version : {"4", "4294967295"}) {
     std::string text = SerializeGidState({kBootA, kT0, SampleState()});
-    text.replace(text.find("\"schema_version\": 2"), 19, "\"schema_version\": " + version);
+    text.replace(text.find("\"schema_version\": 3"), 19, "\"schema_version\": " + version);
     StatusOr<PersistedGidState> parsed = ParseGidState(text);
     ASSERT_FALSE(parsed.ok()) << version;
     EXPECT_EQ(parsed.status().code(), StatusCode::kUnavailable) << version;
@@ -281,7 +355,7 @@ TEST_F(GidStateStoreTest, AnOlderSchemaFileIsRestoredAndRewrittenInTheCurrentSch
 
 TEST_F(GidStateStoreTest, ANewerSchemaFileIsRefusedAndNeverOverwritten) {
   std::string newer = SerializeGidState({kBootA, kT0, SampleState()});
-  newer.replace(newer.find("\"schema_version\": 2"), 19, "\"schema_version\": 9");
+  newer.replace(newer.find("\"schema_version\": 3"), 19, "\"schema_version\": 9");
   root_.WriteFile("var/lib/rocewatch/state.json", newer);
   GidStateStore store = MakeStore(writer_);
   GidStateStore::LoadResult loaded = store.Load();

@@ -126,7 +126,7 @@ TEST_F(StateFileSafetyTest, WithoutABootIdTheStateFileIsNeverReplaced) {
 
 TEST_F(StateFileSafetyTest, AStateFileOfANewerSchemaIsRefusedAndKept) {
   std::string newer = WriteGoodState();
-  const size_t at = newer.find("\"schema_version\": 2");
+  const size_t at = newer.find("\"schema_version\": 3");
   ASSERT_NE(at, std::string::npos);
   newer.replace(at, 19, "\"schema_version\": 7");
   dir_.WriteFile("var/lib/rocewatch/state.json", newer);

@@ -1,0 +1,350 @@
+// Open incidents across a restart of the daemon on the same boot: the netlink, GID drift, traffic
+// and restart components in a Monitor on a fake clock, a scripted rtnetlink source standing for
+// the host's netdevs, the state file in a fake file system. A "restart" destroys every object
+// but the host and the file system, and builds them again.
+#include "app/restart_state.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+#include "app/monitor.h"
+#include "support/fake_clock.h"
+#include "support/fake_file_system.h"
+#include "support/fake_rtnetlink_source.h"
+#include "support/http_client.h"
+#include "support/netlink_builders.h"
+#include "support/node_builder.h"
+
+namespace rocewatch {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr const char* kStatePath = "/var/lib/rocewatch/state.json";
+constexpr const char* kBootIdPath = "/proc/sys/kernel/random/boot_id";
+constexpr double kRate = 10e9;
+constexpr int kRails = 3;
+
+std::string Netdev(int r) { return "rnic" + std::to_string(r); }
+std::string Address(int r) { return "10.0." + std::to_string(r) + ".2/24"; }
+PolicyRule RuleOf(int r) { return MakeRule("10.0." + std::to_string(r) + ".2/32", 100 + r, 1000); }
+
+// The host: three rails mlx5_R on rnicR (10.0.R.2/24, `from 10.0.R.2 lookup 10R`) whose byte
+// counters advance at their rates whenever a snapshot is taken; what rtnetlink would dump.
+class Host final : public SnapshotSource {
+ public:
+  explicit Host(const Clock& clock) : clock_(clock), last_(clock.Now()) {
+    for (int r = 0; r < kRails; ++r) {
+      node_.devices.push_back(RoceDevice("mlx5_" + std::to_string(r), Netdev(r), {}));
+      rates.push_back(kRate);
+      netlink.links.push_back(MakeLink(10 + r, Netdev(r), true, 1));
+      netlink.addresses.push_back(MakeAddress(10 + r, Address(r)));
+      netlink.rules.push_back(MakeRuleMessage(RuleOf(r)));
+    }
+  }
+  StatusOr<NodeSnapshot> Take() override {
+    const double dt = ToSeconds(clock_.Now() - last_);
+    last_ = clock_.Now();
+    for (size_t r = 0; r < node_.devices.size(); ++r) {
+      PortCounters& c = node_.devices[r].ports[0].counters;
+      const auto half = static_cast<uint64_t>(rates[r] * dt / 2);
+      c.transmit_bytes = c.transmit_bytes.value_or(0) + half;
+      c.receive_bytes = c.receive_bytes.value_or(0) + half;
+    }
+    NodeSnapshot copy = node_;
+    copy.taken_at = clock_.Now();
+    return copy;
+  }
+  const char* gid_source_name() const override { return "sysfs"; }
+  void RemoveRail(int r) {
+    node_.devices.erase(node_.devices.begin() + r);
+    rates.erase(rates.begin() + r);
+    std::erase_if(netlink.links, [&](const LinkMessage& l) { return l.name == Netdev(r); });
+  }
+
+  std::vector<double> rates;
+  NetlinkDump netlink;
+
+ private:
+  const Clock& clock_;
+  MonoTime last_;
+  NodeSnapshot node_;
+};
+
+// A StateFileWriter onto the fake file system, so that the next run reads what this one wrote.
+class FileSystemWriter final : public StateFileWriter {
+ public:
+  explicit FileSystemWriter(FakeFileSystem& fs) : fs_(fs) {}
+  Status WriteAtomically(const std::string& path, const std::string& content) override {
+    ++writes;
+    fs_.AddFile(path, content);
+    return Status::Ok();
+  }
+  int writes = 0;
+
+ private:
+  FakeFileSystem& fs_;
+};
+
+// One run of the daemon: its loop, Monitor and components, on the shared host and files.
+class DaemonRun {
+ public:
+  DaemonRun(FakeClock& clock, Host& host, FakeFileSystem& fs)
+      : clock_(clock),
+        loop_(clock),
+        monitor_(loop_, host, {seconds(1), milliseconds(100)}),
+        writer_(fs),
+        store_(fs, writer_, kStatePath, kBootIdPath) {
+    auto source = std::make_unique<FakeRtnetlinkSource>();
+    netlink_source_ = source.get();
+    netlink_source_->set_dump(host.netlink);
+    NetlinkComponent::Options options;
+    options.health.ip_loss.grace = seconds(3);
+    auto netlink = std::make_unique<NetlinkComponent>(options, std::move(source));
+    auto drift = std::make_unique<GidDriftComponent>(store_, nullptr, GidDriftOptions{});
+    auto traffic = std::make_unique<TrafficComponent>(TrafficOptions{}, milliseconds(500));
+    auto restart = std::make_unique<RestartStateComponent>(*drift, *netlink, *traffic);
+    monitor_.AddComponent(std::move(netlink));
+    monitor_.AddComponent(std::move(drift));
+    monitor_.AddComponent(std::move(traffic));
+    monitor_.AddComponent(std::move(restart));
+    monitor_.SetEventObserver([this](double, std::string_view what) { events.emplace_back(what); });
+  }
+  ~DaemonRun() { monitor_.Stop(); }
+
+  void Start() { ASSERT_TRUE(monitor_.Start().ok()); }
+  void RunFor(Duration d) {
+    for (Duration passed{}; passed < d; passed += milliseconds(100)) {
+      clock_.Advance(milliseconds(100));
+      loop_.RunOnce(Duration::zero());
+    }
+  }
+  // A message as the kernel would multicast it, also applied to the host's dump by the caller.
+  void Push(NetlinkMessage m) {
+    std::visit([&](auto& x) { x.at = clock_.Now(); }, m);
+    netlink_source_->Push(std::move(m));
+  }
+  std::optional<double> Sample(const std::string& series) const {
+    return FindSample(prometheus::TextSerializer().Serialize(monitor_.BuildExposition()), series);
+  }
+  // The published finding of `check` on `subject`, or null.
+  const TimedFinding* Finding(const std::string& check, const std::string& subject) const {
+    for (const TimedFinding& f : monitor_.timed_findings())
+      if (f.finding.check == check && f.finding.subject == subject) return &f;
+    return nullptr;
+  }
+  bool HasEventWith(const std::string& text) const {
+    for (const std::string& e : events)
+      if (e.find(text) != std::string::npos) return true;
+    return false;
+  }
+
+  std::vector<std::string> events;
+  int writes() const { return writer_.writes; }
+
+ private:
+  FakeClock& clock_;
+  EventLoop loop_;
+  Monitor monitor_;
+  FileSystemWriter writer_;
+  GidStateStore store_;
+  FakeRtnetlinkSource* netlink_source_ = nullptr;
+};
+
+// Captures spdlog output for the life of the object.
+class LogCapture {
+ public:
+  LogCapture() : previous_(spdlog::default_logger()) {
+    auto logger = std::make_shared<spdlog::logger>(
+        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(stream_));
+    logger->set_pattern("%l %v");
+    spdlog::set_default_logger(logger);
+  }
+  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  std::string text() const { return stream_.str(); }
+
+ private:
+  std::ostringstream stream_;
+  std::shared_ptr<spdlog::logger> previous_;
+};
+
+constexpr const char* kIpMissing = "rocewatch_ip_missing{netdev=\"rnic1\"}";
+constexpr const char* kRulesMissing = "rocewatch_policy_rules_missing{netdev=\"rnic0\"}";
+constexpr const char* kRail2Collapsed =
+    "rocewatch_traffic_state{device=\"mlx5_2\",port=\"1\",state=\"collapsed\"}";
+
+std::string Restored(const std::string& check, const std::string& status) {
+  return "rocewatch_restored_incidents{check=\"" + check + "\",status=\"" + status + "\"}";
+}
+
+class RestartStateTest : public ::testing::Test {
+ protected:
+  RestartStateTest() : host_(clock_) { fs_.AddFile(kBootIdPath, "boot-a\n"); }
+
+  // The first run: baselines learned, then three incidents open: rnic0's policy rule is wiped,
+  // rnic1 flaps and its address never comes back, mlx5_2 stops while its siblings carry on.
+  // Returns the run, still running, with the three findings' first-seen times.
+  std::unique_ptr<DaemonRun> OpenThreeIncidents() {
+    auto run = std::make_unique<DaemonRun>(clock_, host_, fs_);
+    run->Start();
+    run->RunFor(seconds(15));  // baselines (10 samples) and settled policy routing
+    run->Push(MakeRuleMessage(RuleOf(0), true));
+    std::erase_if(host_.netlink.rules, [](const RuleMessage& m) { return m.rule == RuleOf(0); });
+    run->Push(MakeLink(11, Netdev(1), false, 2));
+    run->Push(MakeAddress(11, Address(1), true));
+    std::erase_if(host_.netlink.addresses,
+                  [](const AddressMessage& m) { return m.address == MakeIp(Address(1)); });
+    run->RunFor(seconds(1));
+    run->Push(MakeLink(11, Netdev(1), true, 3));
+    host_.rates[2] = 0;
+    run->RunFor(seconds(8));  // grace 3 s, settle 5 s, collapse after 3 s
+    EXPECT_EQ(run->Sample(kIpMissing), 1);
+    EXPECT_EQ(run->Sample(kRulesMissing), 1);
+    EXPECT_EQ(run->Sample(kRail2Collapsed), 1);
+    for (auto [check, subject] : kIncidents) {
+      const TimedFinding* f = run->Finding(check, subject);
+      EXPECT_NE(f, nullptr) << check;
+      if (f) since_[check] = f->since_unix_seconds;
+    }
+    return run;
+  }
+
+  static constexpr std::pair<const char*, const char*> kIncidents[] = {
+      {"ip_missing_after_flap", "rnic1"},
+      {"policy_routing_missing", "rnic0"},
+      {"traffic_collapsed", "mlx5_2/1"}};
+
+  FakeClock clock_;
+  FakeFileSystem fs_;
+  Host host_;
+  std::map<std::string, double> since_;
+};
+
+TEST_F(RestartStateTest, OpenIncidentsStayOpenWithTheirOriginalSinceAfterARestart) {
+  OpenThreeIncidents().reset();  // SIGTERM: the components flush, the file stays
+  clock_.Advance(seconds(5));
+  DaemonRun run(clock_, host_, fs_);
+  run.Start();  // the first poll: what a scrape right after the restart sees
+  EXPECT_EQ(run.Sample(kIpMissing), 1);
+  EXPECT_EQ(run.Sample(kRulesMissing), 1);
+  EXPECT_EQ(run.Sample(kRail2Collapsed), 1) << "never idle while being checked";
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "checking")), 1);
+  EXPECT_EQ(run.Sample(Restored("ip_missing_after_flap", "confirmed")), 1);
+  EXPECT_EQ(run.Sample(Restored("policy_routing_missing", "confirmed")), 1);
+  for (auto [check, subject] : kIncidents) {
+    const TimedFinding* f = run.Finding(check, subject);
+    ASSERT_NE(f, nullptr) << check;
+    EXPECT_NEAR(f->since_unix_seconds, since_[check], 1e-3) << check;
+  }
+  run.RunFor(seconds(3));  // the rail is judged on measured rates: still silent, siblings active
+  EXPECT_EQ(run.Sample(kRail2Collapsed), 1);
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "checking")), 0);
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "confirmed")), 1);
+  ASSERT_NE(run.Finding("traffic_collapsed", "mlx5_2/1"), nullptr);
+  EXPECT_NEAR(run.Finding("traffic_collapsed", "mlx5_2/1")->since_unix_seconds,
+              since_["traffic_collapsed"], 1e-3);
+}
+
+TEST_F(RestartStateTest, WhatHealedWhileTheDaemonWasDownResolvesWithAnEvent) {
+  OpenThreeIncidents().reset();
+  host_.netlink.rules.push_back(MakeRuleMessage(RuleOf(0)));
+  host_.netlink.addresses.push_back(MakeAddress(11, Address(1)));
+  host_.rates[2] = kRate;
+  clock_.Advance(seconds(5));
+  DaemonRun run(clock_, host_, fs_);
+  run.Start();
+  EXPECT_EQ(run.Sample(kIpMissing), 0);
+  EXPECT_EQ(run.Sample(kRulesMissing), 0);
+  EXPECT_TRUE(run.HasEventWith("rnic1: 10.0.1.2/24 is back")) << testing::PrintToString(run.events);
+  EXPECT_TRUE(run.HasEventWith("rnic0: policy rule 'from 10.0.0.2/32 lookup 100"))
+      << testing::PrintToString(run.events);
+  run.RunFor(seconds(2));
+  EXPECT_EQ(run.Sample(kRail2Collapsed), 0) << "a rail carrying traffic is not collapsed";
+  EXPECT_TRUE(run.HasEventWith("mlx5_2/1 traffic collapsed -> normal (restored at start"))
+      << testing::PrintToString(run.events);
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "healed")), 1);
+  EXPECT_EQ(run.Sample(Restored("ip_missing_after_flap", "healed")), 1);
+  EXPECT_EQ(run.Sample(Restored("policy_routing_missing", "healed")), 1);
+  EXPECT_EQ(run.Finding("traffic_collapsed", "mlx5_2/1"), nullptr);
+}
+
+TEST_F(RestartStateTest, ANewBootStartsFresh) {
+  OpenThreeIncidents().reset();
+  fs_.AddFile(kBootIdPath, "boot-b\n");
+  DaemonRun run(clock_, host_, fs_);
+  run.Start();
+  run.RunFor(seconds(3));
+  EXPECT_EQ(run.Sample(kIpMissing), 0);
+  EXPECT_EQ(run.Sample(kRulesMissing), 0);
+  EXPECT_EQ(run.Sample(kRail2Collapsed), 0);
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "checking")), 0);
+}
+
+TEST_F(RestartStateTest, ARailStateOlderThanTheTrustBoundStartsFreshButAddressesAndRulesDoNot) {
+  OpenThreeIncidents().reset();
+  clock_.Advance(minutes(11));  // longer than RestartStateOptions::traffic_trust (10 min)
+  LogCapture log;
+  DaemonRun run(clock_, host_, fs_);
+  run.Start();
+  EXPECT_EQ(run.Sample(kRail2Collapsed), 0);
+  EXPECT_EQ(run.Sample(kIpMissing), 1);
+  EXPECT_EQ(run.Sample(kRulesMissing), 1);
+  EXPECT_NE(log.text().find("the traffic state of 3 rails starts afresh"), std::string::npos)
+      << log.text();
+}
+
+TEST_F(RestartStateTest, EntriesOfNetdevsAndPortsThatAreGoneAreDroppedWithAnEvent) {
+  OpenThreeIncidents().reset();
+  host_.RemoveRail(2);
+  host_.RemoveRail(1);
+  DaemonRun run(clock_, host_, fs_);
+  run.Start();
+  EXPECT_TRUE(run.HasEventWith("rnic1: not an RNIC netdev now"))
+      << testing::PrintToString(run.events);
+  EXPECT_TRUE(run.HasEventWith("mlx5_2/1 traffic collapsed (restored at start) dropped"))
+      << testing::PrintToString(run.events);
+  EXPECT_EQ(run.Sample(Restored("ip_missing_after_flap", "dropped")), 1);
+  EXPECT_EQ(run.Sample(Restored("traffic_collapsed", "dropped")), 1);
+  EXPECT_EQ(run.Sample(kRulesMissing), 1) << "rnic0 is still there and still lacks its rule";
+}
+
+TEST_F(RestartStateTest, BadStateFilesAreALogLineAndAFreshStartNeverACrash) {
+  OpenThreeIncidents().reset();
+  const std::string good = *fs_.ReadFile(kStatePath, 1 << 20);
+  std::string newer = good;
+  newer.replace(newer.find("\"schema_version\": 3"), 19, "\"schema_version\": 4");
+  std::string broken_incidents = good;
+  broken_incidents.replace(broken_incidents.find("\"state\": \"collapsed\""), 20,
+                           "\"state\": \"exploded\"");
+  const std::pair<const char*, std::string> cases[] = {
+      {"truncated", good.substr(0, good.size() / 2)},
+      {"newer schema", newer},
+      {"malformed incidents", broken_incidents},
+  };
+  for (const auto& [what, text] : cases) {
+    SCOPED_TRACE(what);
+    fs_.AddFile(kStatePath, text);
+    LogCapture log;
+    DaemonRun run(clock_, host_, fs_);
+    run.Start();
+    EXPECT_EQ(run.Sample(kRail2Collapsed), 0);
+    EXPECT_EQ(run.Sample(kIpMissing), 0);
+    EXPECT_NE(log.text().find("warning"), std::string::npos) << log.text();
+  }
+}
+
+TEST_F(RestartStateTest, TheFileIsWrittenOnChangeNotOnEveryPoll) {
+  std::unique_ptr<DaemonRun> run = OpenThreeIncidents();
+  const int before = run->writes();
+  run->RunFor(seconds(60));  // 60 polls with steady rates and the same open incidents
+  EXPECT_LE(run->writes() - before, 2);
+}
+
+}  // namespace
+}  // namespace rocewatch
