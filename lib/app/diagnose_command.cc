@@ -12,6 +12,7 @@
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
+#include "diagnose/read_failure_checks.h"
 #include "ethtool/link_quality_snapshot.h"
 #include "netlink/netlink_netdev_reader.h"
 #include "os/boot_id.h"
@@ -208,6 +209,12 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+  // What failed reads leave unknown (with --watch the inventory component reported it).
+  if (!options.watch) {
+    std::vector<Finding> unknown =
+        CheckReadFailures(report.snapshot, report.snapshot.read_failures);
+    report.findings.insert(report.findings.end(), unknown.begin(), unknown.end());
+  }
 
   // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
   // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
