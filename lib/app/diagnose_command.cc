@@ -5,6 +5,7 @@
 
 #include "app/components.h"
 #include "app/daemon_view.h"
+#include "app/defaults.h"
 #include "app/gid_source_factory.h"
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
@@ -12,6 +13,8 @@
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
+#include "diagnose/persisted_state_checks.h"
+#include "diagnose/read_failure_checks.h"
 #include "ethtool/link_quality_snapshot.h"
 #include "netlink/netlink_netdev_reader.h"
 #include "os/boot_id.h"
@@ -208,6 +211,12 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+  // What failed reads leave unknown (with --watch the inventory component reported it).
+  if (!options.watch) {
+    std::vector<Finding> unknown =
+        CheckReadFailures(report.snapshot, report.snapshot.read_failures);
+    report.findings.insert(report.findings.end(), unknown.begin(), unknown.end());
+  }
 
   // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
   // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
@@ -225,6 +234,15 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   input.policy_rules = live_netdevs.rules() ? &*live_netdevs.rules() : nullptr;
   std::vector<Finding> configuration = RunConfigurationChecks(input);
   report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
+  // What the daemon last knew on this boot: its state file, read only (docs/diagnose.md).
+  const std::string state_path = JoinPath(paths.host_root, defaults::kStateFile);
+  if (auto text = fs.ReadFile(state_path, GidStateStore::kMaxStateBytes); text.ok()) {
+    if (StatusOr<PersistedGidState> persisted = ParseGidState(*text); persisted.ok()) {
+      std::vector<Finding> missing = CheckAgainstPersistedState(
+          report.snapshot, known_states, *persisted, boot_id, defaults::kStateFile);
+      report.findings.insert(report.findings.end(), missing.begin(), missing.end());
+    }
+  }
   if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
 
   if (options.npd) {

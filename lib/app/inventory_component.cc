@@ -1,5 +1,7 @@
 #include "app/inventory_component.h"
 
+#include "diagnose/read_failure_checks.h"
+
 namespace rocewatch {
 
 namespace {
@@ -161,6 +163,34 @@ void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies
     ++builds_;
   }
   for (const prometheus::MetricFamily& family : families_) out.Append(family);
+}
+
+void InventoryComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  (void)ctx;
+  uint64_t errors = 0;
+  for (const auto& [source, count] : snapshot.read_errors) errors += count;
+  bool unknown = false;
+  for (const Device& device : snapshot.devices)
+    for (const Port& port : device.ports)
+      unknown = unknown || !port.GidTableKnown() || !port.counters.unreadable.empty();
+  reads_failing_ = errors > 0 || unknown;
+  if (!snapshot.read_failures.empty()) {
+    named_failures_ = snapshot.read_failures;
+  } else if (!reads_failing_) {
+    named_failures_.clear();
+  }
+}
+
+bool InventoryComponent::Healthy(const MonitorContext& ctx) const {
+  (void)ctx;
+  return !reads_failing_;
+}
+
+void InventoryComponent::AppendFindings(const MonitorContext& ctx,
+                                        std::vector<Finding>& out) const {
+  if (!reads_failing_) return;
+  std::vector<Finding> failed = CheckReadFailures(ctx.latest_snapshot(), named_failures_);
+  out.insert(out.end(), failed.begin(), failed.end());
 }
 
 }  // namespace rocewatch

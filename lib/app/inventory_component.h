@@ -7,6 +7,12 @@
 // byte counters change. So the families are kept as built, with the snapshot they were built from;
 // when the next snapshot differs from it in the byte counters' values alone, the kept families are
 // copied and those values patched in, instead of building about a thousand samples again.
+//
+// Failed reads (docs/detection.md, "Failed reads"): the Monitor counts the snapshot's read errors
+// in rocewatch_source_errors_total; this component is unhealthy (rocewatch_component_success
+// {component="inventory"} 0) while the latest snapshot had a failed read or still carries an
+// unknown GID slot, GID table or counter, and reports the read_failed findings of
+// diagnose/read_failure_checks.h, naming the files of the last poll that failed.
 
 #include <vector>
 
@@ -17,7 +23,10 @@ namespace rocewatch {
 class InventoryComponent final : public MonitorComponent {
  public:
   std::string_view name() const override { return "inventory"; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  bool Healthy(const MonitorContext& ctx) const override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
 
   // How often the families were built, and how often the kept ones were reused (tests, benchmarks).
   uint64_t builds() const { return builds_; }
@@ -26,6 +35,9 @@ class InventoryComponent final : public MonitorComponent {
  private:
   // Patches the byte counters of `snapshot` into families_ (REQUIRES: same shape as built_from_).
   void PatchByteCounters(const NodeSnapshot& snapshot) const;
+
+  bool reads_failing_ = false;
+  std::vector<ReadFailure> named_failures_;  // of the last poll that failed a read
 
   // Threading: the loop thread only (AppendMetrics is const for the Monitor; the cache is not
   // observable state).

@@ -134,7 +134,8 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
     const MonoTime component_begin = clock().Now();
     components_[i]->OnSnapshot(*this, latest_);
     component_health_[i].seconds = ToSeconds(clock().Now() - component_begin);
-    component_health_[i].success = source_errors_counted_ == errors_before;
+    component_health_[i].success =
+        source_errors_counted_ == errors_before && components_[i]->Healthy(*this);
   }
 
   double seconds = ToSeconds(clock().Now() - begin);
@@ -208,7 +209,9 @@ void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
                 static_cast<double>(count));
   out.Declare("rocewatch_component_success",
               "1 if the component started and its last poll counted no source error; 0 if it "
-              "is disabled (failed to start) or its last poll failed a read.",
+              "is disabled (failed to start), its last poll failed a read, or what it reports "
+              "rests on reads that failed (inventory: the snapshot's failed reads, GID slots "
+              "and counters still unknown).",
               prometheus::MetricType::Gauge);
   out.Declare("rocewatch_component_duration_seconds",
               "Time the component took to handle the last poll's snapshot (0 if disabled).",

@@ -107,7 +107,8 @@ class Monitor final : public MonitorContext {
   std::vector<std::unique_ptr<MonitorComponent>> components_;
   std::vector<bool> component_started_;
   // rocewatch_component_success / rocewatch_component_duration_seconds, by component index: the
-  // component's last OnSnapshot counted no source error (and its Start succeeded), and its time.
+  // component's last OnSnapshot counted no source error, it was Healthy() after it (and its
+  // Start succeeded), and its time.
   struct ComponentHealth {
     bool success = false;
     double seconds = 0;

@@ -79,6 +79,13 @@ class MonitorComponent {
     (void)ctx;
     (void)snapshot;
   }
+  // False while what the component reports rests on reads that failed, even in a poll that
+  // counted no new source error (a GID table carried forward with unknown slots). Read after each
+  // OnSnapshot for rocewatch_component_success. Default: true.
+  virtual bool Healthy(const MonitorContext& ctx) const {
+    (void)ctx;
+    return true;
+  }
   // Adds this component's metrics to the exposition being built. Must be cheap: no I/O.
   virtual void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
     (void)ctx;

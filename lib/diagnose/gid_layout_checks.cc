@@ -18,7 +18,8 @@ void CheckIndexAcrossRails(const NodeSnapshot& snapshot, std::vector<Finding>& o
   std::map<uint32_t, int> count;
   for (const Device& device : snapshot.devices)
     for (const Port& port : device.ports) {
-      if (!port.IsRoce()) continue;
+      // With a slot unknown, the lowest index is unknown too (read_failed says so).
+      if (!port.IsRoce() || !port.GidTableKnown()) continue;
       for (const GidEntry& gid : port.gids) {
         if (gid.type != GidType::kRoceV2 || !IsIpv4MappedGid(gid.gid)) continue;
         index_of[PortName(device.name, port.number)] = gid.index;
@@ -52,9 +53,14 @@ void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<F
   // RoCE v2 GIDs by their netdev, over every RoCE port.
   std::map<std::string, std::set<std::string>> v2_by_netdev;
   std::map<std::string, std::string> port_of_netdev;
+  std::set<std::string> unknown;  // netdevs of ports with unreadable GID slots: not judged
   for (const Device& device : input.snapshot->devices)
     for (const Port& port : device.ports) {
       if (!port.IsRoce()) continue;
+      if (!port.GidTableKnown()) {
+        unknown.insert(port.netdevs.begin(), port.netdevs.end());
+        for (const GidEntry& gid : port.gids) unknown.insert(gid.netdev);
+      }
       for (const std::string& n : port.netdevs)
         port_of_netdev.emplace(n, PortName(device.name, port.number));
       for (const GidEntry& gid : port.gids) {
@@ -64,7 +70,7 @@ void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<F
     }
   for (const std::string& netdev : RnicNetdevs(*input.snapshot)) {
     auto state = input.netdevs->find(netdev);
-    if (state == input.netdevs->end()) continue;
+    if (state == input.netdevs->end() || unknown.count(netdev) > 0) continue;
     std::vector<std::string> missing;
     for (const IpAddress& a : state->second.addresses) {
       if (!IsGlobalIpv6(a)) continue;

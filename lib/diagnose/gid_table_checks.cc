@@ -29,9 +29,9 @@ std::vector<uint32_t> HolesBelowNonDefaultGids(const Port& port) {
     }
   }
   std::vector<uint32_t> holes;
-  if (!any_non_default) return holes;
+  if (!any_non_default || port.gid_table_unlistable) return holes;
   for (uint32_t i = 0; i < highest_non_default; ++i)
-    if (occupied.count(i) == 0) holes.push_back(i);
+    if (occupied.count(i) == 0 && !port.GidSlotUnreadable(i)) holes.push_back(i);
   return holes;
 }
 
@@ -61,7 +61,8 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
             bool found = false;
             for (const GidEntry& gid : port.gids)
               if (gid.gid == *expected && gid.type == GidType::kRoceV2) found = true;
-            if (found) continue;
+            // Not found among what could be read: unknown, not missing (read_failed says so).
+            if (found || !port.GidTableKnown()) continue;
             findings.push_back(
                 {Severity::kCritical, "ipv4_without_roce_v2_gid", subject,
                  netdev + " has " + address.ToString() + " but the port has no RoCE v2 GID " +

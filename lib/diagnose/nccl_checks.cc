@@ -89,10 +89,14 @@ void CheckGidIndex(const ConfigurationCheckInput& input, const ProcessGroup& gro
         if (GidFits(gid, s)) fitting.push_back(std::to_string(gid.index));
       }
       if (at != nullptr && GidFits(*at, s)) continue;
+      // An unreadable slot is unknown, not empty: not judged (read_failed names it).
+      if (at == nullptr && port.GidSlotUnreadable(index)) continue;
       std::string problem = PortName(device.name, port.number) + " index " + std::to_string(index) +
                             " " + (at == nullptr ? "is empty" : "holds " + DescribeGid(*at));
+      const std::string none = port.GidTableKnown() ? " and the port has no "
+                                                    : " and no readable slot of the port holds a ";
       problem += fitting.empty()
-                     ? " and the port has no " + type + " " + family + " GID"
+                     ? none + type + " " + family + " GID"
                      : " (" + type + " " + family + " GID at index " + JoinList(fitting) + ")";
       problems.push_back(problem);
     }

@@ -4,6 +4,7 @@
 // takes a reference on the entry; see "Observer effect" in docs/design.md). Tests use a fake.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,25 @@
 
 namespace rocewatch {
 
+// A GID slot (or a port's whole table) whose content is unknown: the read of gids/<i>, or of the
+// attributes of the non-zero GID it held, failed or gave malformed content. Not an empty slot:
+// an empty slot reads as the zero GID, which is an answer.
+struct UnreadableGidSlot {
+  uint32_t port = 0;
+  std::optional<uint32_t> index;  // nullopt: the port's table could not be listed at all
+  std::string path;               // the file (or gids/ directory) that failed
+  int sys_errno = 0;              // the read's errno; 0 when the content was malformed
+
+  bool operator==(const UnreadableGidSlot&) const = default;
+};
+
 struct GidTableRead {
   std::vector<GidEntry> entries;  // valid entries only, ascending (port, index)
   uint64_t failed_reads = 0;      // attribute reads that failed (entry treated as not valid)
+  // The slots behind failed_reads whose content is unknown, ascending (port, index), ports whose
+  // table could not be listed first. A source that reads whole tables at once (verbs) leaves it
+  // empty.
+  std::vector<UnreadableGidSlot> unreadable;
 };
 
 class GidTableSource {

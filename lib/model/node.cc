@@ -1,6 +1,21 @@
 #include "model/node.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace rocewatch {
+
+bool Port::GidSlotUnreadable(uint32_t index) const {
+  return gid_table_unlistable ||
+         std::binary_search(unreadable_gid_slots.begin(), unreadable_gid_slots.end(), index);
+}
+
+std::string ErrnoText(int sys_errno) {
+  if (sys_errno == 0) return "malformed content";
+  const char* name = strerrorname_np(sys_errno);
+  return std::string(std::strerror(sys_errno)) + " (" +
+         (name != nullptr ? name : "errno " + std::to_string(sys_errno)) + ")";
+}
 
 std::string PrimaryNetdev(const Port& port) {
   return port.netdevs.empty() ? std::string() : port.netdevs.front();

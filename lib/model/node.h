@@ -13,7 +13,8 @@
 
 namespace rocewatch {
 
-// Counters of one port. A counter whose read failed or whose content was not a number is absent.
+// Counters of one port. A counter whose read failed or whose content was not a number is absent
+// from the maps; one whose read failed is also named in `unreadable`.
 struct PortCounters {
   // counters/port_xmit_data and port_rcv_data, already multiplied by 4 (they count 4-octet units).
   std::optional<uint64_t> transmit_bytes;
@@ -26,6 +27,9 @@ struct PortCounters {
   std::map<std::string, uint64_t> counters;
   // Every readable numeric file of hw_counters/ except settings (lifespan), by file name.
   std::map<std::string, uint64_t> hw_counters;
+  // Counter files whose read failed at their last read ("counters/<name>", "hw_counters/<name>"),
+  // sorted: their values are unknown (not zero, not absent from the NIC).
+  std::vector<std::string> unreadable;
 
   bool operator==(const PortCounters&) const = default;
 };
@@ -39,11 +43,19 @@ struct Port {
   uint32_t gid_table_len = 0;        // number of slots (entries of gids/)
   std::vector<std::string> netdevs;  // the port's netdevs (device/net/ and GID ndevs), sorted
   std::vector<GidEntry> gids;        // valid entries only, ascending index
+  // GID slots whose content is unknown (their read failed; not empty: an empty slot reads as the
+  // zero GID), ascending. A check that needs the whole table cannot run while this is not empty.
+  std::vector<uint32_t> unreadable_gid_slots;
+  // gids/ could not be listed: the whole table is unknown (gid_table_len is then 0).
+  bool gid_table_unlistable = false;
   PortCounters counters;
 
   bool operator==(const Port&) const = default;
   bool IsActive() const { return state == "ACTIVE"; }
   bool IsRoce() const { return link_layer == "Ethernet"; }
+  // Every slot of the GID table was read: what `gids` lacks is empty, not unknown.
+  bool GidTableKnown() const { return unreadable_gid_slots.empty() && !gid_table_unlistable; }
+  bool GidSlotUnreadable(uint32_t index) const;
 };
 
 // The netdev a port is known by in metrics: its first own netdev (device/net), else "".
@@ -59,6 +71,21 @@ struct Device {
   bool operator==(const Device&) const = default;
 };
 
+// One failed read, named for the findings that report it.
+struct ReadFailure {
+  std::string source;  // "sysfs", "verbs"
+  std::string path;    // the file or directory
+  int sys_errno = 0;   // 0 when the read succeeded but the content was malformed
+
+  bool operator==(const ReadFailure&) const = default;
+};
+
+// "Input/output error (EIO)"; "malformed content" for 0.
+std::string ErrnoText(int sys_errno);
+
+// How many failed reads a snapshot names (read_failures); the rest are only counted.
+inline constexpr size_t kNamedReadFailures = 8;
+
 // One complete observation of all RDMA devices.
 struct NodeSnapshot {
   MonoTime taken_at{};
@@ -66,6 +93,8 @@ struct NodeSnapshot {
   // Failed reads while taking this snapshot, by source ("sysfs", "verbs"). Each one is an
   // attribute treated as absent; none is fatal.
   std::map<std::string, uint64_t> read_errors;
+  // The first kNamedReadFailures of those failures, in the order they happened.
+  std::vector<ReadFailure> read_failures;
 
   bool operator==(const NodeSnapshot&) const = default;
 

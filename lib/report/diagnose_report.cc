@@ -67,6 +67,16 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
                        {"rate", port.rate},
                        {"netdevs", port.netdevs},
                        {"gids", gids}});
+      // Unknown, not empty (docs/diagnose.md): added only when a read failed, so the document
+      // of a node whose reads all succeed is unchanged.
+      json& added = ports.back();
+      if (port.gid_table_unlistable) added["gid_table_unreadable"] = true;
+      if (!port.unreadable_gid_slots.empty()) {
+        added["gid_slots_unreadable"] = port.unreadable_gid_slots.size();
+        added["gid_indices_unreadable"] = port.unreadable_gid_slots;
+      }
+      if (!port.counters.unreadable.empty())
+        added["counters_unreadable"] = port.counters.unreadable;
     }
     devices.push_back({{"name", device.name},
                        {"fw_ver", device.fw_ver},
@@ -140,6 +150,21 @@ std::string Pad(const std::string& s, size_t width) {
   return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
+// "4/255 GID slots in use"; an unknown table or unknown slots say so instead of counting them as
+// free.
+std::string GidSlotsLine(const Port& port) {
+  if (port.gid_table_unlistable) return "GID table unknown (gids/ could not be listed)";
+  std::string line = std::to_string(port.gids.size()) + "/" + std::to_string(port.gid_table_len) +
+                     " GID slots in use";
+  if (port.unreadable_gid_slots.empty()) return line;
+  std::string indices;
+  for (size_t i = 0; i < port.unreadable_gid_slots.size() && i < 8; ++i)
+    indices += (i ? "," : "") + std::to_string(port.unreadable_gid_slots[i]);
+  if (port.unreadable_gid_slots.size() > 8) indices += ",...";
+  return line + ", " + std::to_string(port.unreadable_gid_slots.size()) +
+         " unknown (unreadable: index " + indices + ")";
+}
+
 }  // namespace
 
 std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style) {
@@ -161,7 +186,7 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
           << "), " << port.link_layer << ", " << port.rate << ", netdevs ";
       for (size_t i = 0; i < port.netdevs.size(); ++i) out << (i ? "," : "") << port.netdevs[i];
       if (port.netdevs.empty()) out << "-";
-      out << ", " << port.gids.size() << "/" << port.gid_table_len << " GID slots in use\n";
+      out << ", " << GidSlotsLine(port) << "\n";
       if (!port.gids.empty()) {
         out << "    " << Pad("INDEX", 7) << Pad("GID", 41) << Pad("TYPE", 9) << Pad("IPV4", 16)
             << "NETDEV\n";

@@ -44,9 +44,10 @@ StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::
     slots.dir = JoinPath(ports_dir, port_name);
     auto link_layer = fs_.ReadFile(JoinPath(slots.dir, "link_layer"));
     slots.infiniband = link_layer.ok() && ParsePlainText(*link_layer) == "InfiniBand";
-    auto names = fs_.ListDir(JoinPath(slots.dir, "gids"));
+    const std::string gids_dir = JoinPath(slots.dir, "gids");
+    auto names = fs_.ListDir(gids_dir);
     if (!names.ok()) {
-      ++layout.failed_listings;
+      layout.failed_listings.push_back({*port, std::nullopt, gids_dir, names.status().sys_errno()});
       continue;
     }
     for (std::string& name : *names) {
@@ -65,7 +66,8 @@ StatusOr<SysfsGidTableSource::DeviceSlots> SysfsGidTableSource::List(const std::
 }
 
 bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
-  read.failed_reads += layout.failed_listings;
+  read.failed_reads += layout.failed_listings.size();
+  read.unreadable = layout.failed_listings;
   bool complete = true;
   const uint64_t reopens_before = reader_.stats().reopens;
   for (PortSlots& port : layout.ports) {
@@ -82,6 +84,8 @@ bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
       StatusOr<std::string> gid = status.ok() ? ParseGid(text_) : status;
       if (!gid.ok()) {
         ++read.failed_reads;
+        read.unreadable.push_back(
+            {port.port, slot.index, slot.gid.path(), gid.status().sys_errno()});
         zero_run = 0;  // unknown: not evidence of a free slot
         continue;
       }
@@ -101,19 +105,23 @@ bool SysfsGidTableSource::ReadSlots(DeviceSlots& layout, GidTableRead& read) {
 
 void SysfsGidTableSource::ReadEntry(const PortSlots& port, const Slot& slot, std::string gid,
                                     GidTableRead& read) {
-  auto type_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/types/" + slot.name));
+  const std::string type_path = JoinPath(port.dir, "gid_attrs/types/" + slot.name);
+  auto type_text = fs_.ReadFile(type_path);
   if (!type_text.ok()) {
     ++read.failed_reads;
+    read.unreadable.push_back({port.port, slot.index, type_path, type_text.status().sys_errno()});
     return;
   }
   GidEntry entry{port.port, slot.index, std::move(gid), ParseGidType(*type_text), ""};
   if (port.infiniband) {
     if (entry.type == GidType::kRoceV1) entry.type = GidType::kIb;
   } else {
-    auto ndev_text = fs_.ReadFile(JoinPath(port.dir, "gid_attrs/ndevs/" + slot.name));
+    const std::string ndev_path = JoinPath(port.dir, "gid_attrs/ndevs/" + slot.name);
+    auto ndev_text = fs_.ReadFile(ndev_path);
     StatusOr<std::string> ndev = ndev_text.ok() ? ParseNetdevName(*ndev_text) : ndev_text.status();
     if (!ndev.ok()) {
       ++read.failed_reads;
+      read.unreadable.push_back({port.port, slot.index, ndev_path, ndev.status().sys_errno()});
       return;
     }
     entry.netdev = std::move(*ndev);

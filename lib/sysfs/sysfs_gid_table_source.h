@@ -12,7 +12,11 @@
 //     InfiniBand port, found by ports/<p>/link_layer, a GID has no netdev and the kernel fails the
 //     read; the type "IB/RoCE v1" means kIb there).
 // Any failing read (EINVAL as the kernel returns for an empty or pending slot, or any other errno)
-// or unparsable content means "no valid entry" and counts in failed_reads; never fatal.
+// or unparsable content means "no valid entry" and counts in failed_reads; never fatal. Such a
+// slot (a failed gids/<i>, or a non-zero GID whose attributes failed) is listed in
+// GidTableRead::unreadable with its path and errno: its content is unknown, not empty. (The
+// attributes of a zero GID are never read, so the kernel's EINVAL for an empty slot never makes
+// it unknown.)
 //
 // The used part of a table only (docs/design.md, "Reading the used part of a sysfs GID table"):
 // the kernel puts a new entry at the LOWEST free slot (drivers/infiniband/core/cache.c), so
@@ -99,9 +103,10 @@ class SysfsGidTableSource final : public GidTableSource {
   };
   struct DeviceSlots {
     std::vector<PortSlots> ports;
-    uint64_t failed_listings = 0;  // ports whose gids/ could not be listed
-    bool stale = false;            // list again before the next read
-    bool read = true;              // read since the last ForgetLayout
+    // Ports whose gids/ could not be listed (index unset).
+    std::vector<UnreadableGidSlot> failed_listings;
+    bool stale = false;  // list again before the next read
+    bool read = true;    // read since the last ForgetLayout
   };
 
   // Errors: NotFound if the device's ports/ is gone; the listing's Status otherwise. Open

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "sysfs/sysfs_parsers.h"
@@ -52,12 +53,15 @@ void CopyPort(const Port& from, Port& to) {
   to.gid_table_len = from.gid_table_len;
   to.netdevs = from.netdevs;
   to.gids = from.gids;
+  to.unreadable_gid_slots = from.unreadable_gid_slots;
+  to.gid_table_unlistable = from.gid_table_unlistable;
   to.counters.transmit_bytes = from.counters.transmit_bytes;
   to.counters.receive_bytes = from.counters.receive_bytes;
   to.counters.transmit_packets = from.counters.transmit_packets;
   to.counters.receive_packets = from.counters.receive_packets;
   CopyCounters(from.counters.counters, to.counters.counters);
   CopyCounters(from.counters.hw_counters, to.counters.hw_counters);
+  to.counters.unreadable = from.counters.unreadable;
 }
 
 }  // namespace
@@ -75,22 +79,29 @@ std::vector<std::string> SysfsPoller::ListOrEmpty(const std::string& path, bool 
   ++listings_;
   auto names = fs_.ListDir(path);
   if (names.ok()) return std::move(*names);
-  if (!(absent_ok && names.status().code() == StatusCode::kNotFound)) ++errors;
+  if (!(absent_ok && names.status().code() == StatusCode::kNotFound)) {
+    ++errors;
+    NoteFailure("sysfs", path, names.status().sys_errno());
+  }
   return {};
+}
+
+void SysfsPoller::NoteFailure(const char* source, const std::string& path, int sys_errno) {
+  if (failures_.size() < kNamedReadFailures) failures_.push_back({source, path, sys_errno});
 }
 
 Status SysfsPoller::List(NodeSnapshot& snapshot) {
   uint64_t& errors = snapshot.read_errors["sysfs"];
   // GID tables already read survive a listing: they change with address events, not with it. So
   // do the descriptors of attributes still listed (one whose file is gone fails and is reopened).
-  std::map<std::pair<std::string, uint32_t>, std::vector<GidEntry>> known_gids;
+  std::map<std::pair<std::string, uint32_t>, Port> known_gids;  // gids and unreadable slots
   std::map<std::string, KeptAttribute> open;
   auto keep = [&open](KeptAttribute& attribute) {
     if (attribute.is_open()) open.emplace(attribute.path(), std::move(attribute));
   };
   for (DeviceLayout& device : devices_) {
     for (PortLayout& port : device.ports) {
-      if (port.has_gids) known_gids[{device.name, port.last.number}] = std::move(port.last.gids);
+      if (port.has_gids) known_gids[{device.name, port.last.number}] = std::move(port.last);
       for (KeptAttribute* attribute : {&port.state, &port.phys_state, &port.link_layer, &port.rate})
         keep(*attribute);
       for (Counter& counter : port.counters) keep(counter.file);
@@ -123,14 +134,19 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
     ++listings_;
     auto port_names = fs_.ListDir(JoinPath(device.dir, "ports"));
     if (!port_names.ok()) {
-      if (port_names.status().code() != StatusCode::kNotFound) ++errors;
+      if (port_names.status().code() != StatusCode::kNotFound) {
+        ++errors;
+        NoteFailure("sysfs", JoinPath(device.dir, "ports"), port_names.status().sys_errno());
+      }
       continue;  // gone, or not a device we can read
     }
     device.last.name = dev_name;
     auto read_text = [&](const char* name) {
-      auto content = fs_.ReadFile(JoinPath(device.dir, name));
+      const std::string path = JoinPath(device.dir, name);
+      auto content = fs_.ReadFile(path);
       if (content.ok()) return ParsePlainText(*content);
       ++errors;
+      NoteFailure("sysfs", path, content.status().sys_errno());
       return std::string();
     };
     device.last.fw_ver = read_text("fw_ver");
@@ -151,9 +167,11 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
         if (!name.ok()) continue;
         uint32_t port = numbers.front();
         if (numbers.size() > 1) {
-          auto dev_port = fs_.ReadFile(JoinPath(net_dir, entry + "/dev_port"));
+          const std::string dev_port_path = JoinPath(net_dir, entry + "/dev_port");
+          auto dev_port = fs_.ReadFile(dev_port_path);
           if (!dev_port.ok()) {
             ++errors;
+            NoteFailure("sysfs", dev_port_path, dev_port.status().sys_errno());
             continue;
           }
           auto value = ParseCounterValue(*dev_port);
@@ -197,7 +215,9 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       port.last.netdevs = port.listed_netdevs;
       auto known = known_gids.find({dev_name, number});
       if (known != known_gids.end()) {
-        port.last.gids = std::move(known->second);
+        port.last.gids = std::move(known->second.gids);
+        port.last.unreadable_gid_slots = std::move(known->second.unreadable_gid_slots);
+        port.last.gid_table_unlistable = known->second.gid_table_unlistable;
         port.has_gids = true;
         for (const GidEntry& gid : port.last.gids)
           if (!gid.netdev.empty()) port.last.netdevs.push_back(gid.netdev);
@@ -218,17 +238,23 @@ bool SysfsPoller::ReadAttribute(KeptAttribute& attribute, std::string* text, uin
   Status status = reader_.Read(attribute, text);
   if (status.ok()) return true;
   ++errors;
+  NoteFailure("sysfs", attribute.path(), status.sys_errno());
   if (status.code() == StatusCode::kNotFound) *gone = true;
   return false;
 }
 
 void SysfsPoller::ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
+                               const char* prefix, std::vector<std::string>& unreadable,
                                uint64_t& errors, bool* gone) {
+  const std::string_view kind(prefix);
+  std::erase_if(unreadable, [&](const std::string& n) { return n.starts_with(kind); });
   for (Counter& counter : files) {
     std::optional<uint64_t> value;
     if (ReadAttribute(counter.file, &text_, errors, gone)) {
       auto parsed = ParseCounterValue(text_);
       if (parsed.ok()) value = *parsed;
+    } else {
+      unreadable.push_back(std::string(kind) + counter.name);
     }
     if (value) {
       values[counter.name] = *value;  // an existing entry: no allocation
@@ -242,10 +268,17 @@ void SysfsPoller::ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gon
   for (int index : {port.transmit_data, port.receive_data}) {
     if (index < 0) continue;
     Counter& counter = port.counters[static_cast<size_t>(index)];
+    std::vector<std::string>& unreadable = port.last.counters.unreadable;
+    const std::string name = "counters/" + counter.name;
+    auto listed = std::lower_bound(unreadable.begin(), unreadable.end(), name);
+    const bool was_unreadable = listed != unreadable.end() && *listed == name;
     std::optional<uint64_t> value;
     if (ReadAttribute(counter.file, &text_, errors, gone)) {
+      if (was_unreadable) unreadable.erase(listed);
       auto parsed = ParseCounterValue(text_);
       if (parsed.ok()) value = *parsed;
+    } else if (!was_unreadable) {
+      unreadable.insert(listed, name);
     }
     if (value) {
       port.last.counters.counters[counter.name] = *value;
@@ -272,13 +305,30 @@ bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
   if (!read.ok() && read.status().code() == StatusCode::kNotFound) return false;  // vanished
   if (!read.ok()) {
     ++errors;
-    return true;  // the last tables stay
+    NoteFailure(gids_->name(), JoinPath(device.dir, "ports"), read.status().sys_errno());
+    // The last tables stay; a port without one has an unknown table, not an empty one.
+    for (PortLayout& port : device.ports)
+      if (!port.has_gids) port.last.gid_table_unlistable = true;
+    return true;
   }
   errors += read->failed_reads;
   for (PortLayout& port : device.ports) {
     port.last.gids.clear();
+    port.last.unreadable_gid_slots.clear();
+    port.last.gid_table_unlistable = false;
     port.last.netdevs = port.listed_netdevs;
     port.has_gids = true;
+  }
+  for (const UnreadableGidSlot& slot : read->unreadable) {
+    NoteFailure(gids_->name(), slot.path, slot.sys_errno);
+    auto port = std::find_if(device.ports.begin(), device.ports.end(),
+                             [&](const PortLayout& p) { return p.last.number == slot.port; });
+    if (port == device.ports.end()) continue;
+    if (slot.index) {
+      port->last.unreadable_gid_slots.push_back(*slot.index);
+    } else {
+      port->last.gid_table_unlistable = true;
+    }
   }
   for (GidEntry& entry : read->entries) {  // ascending (port, index)
     auto port = std::find_if(device.ports.begin(), device.ports.end(),
@@ -293,6 +343,9 @@ bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
     netdevs.erase(std::unique(netdevs.begin(), netdevs.end()), netdevs.end());
     std::sort(port.last.gids.begin(), port.last.gids.end(),
               [](const GidEntry& a, const GidEntry& b) { return a.index < b.index; });
+    std::vector<uint32_t>& unreadable = port.last.unreadable_gid_slots;
+    std::sort(unreadable.begin(), unreadable.end());
+    unreadable.erase(std::unique(unreadable.begin(), unreadable.end()), unreadable.end());
   }
   return true;
 }
@@ -306,12 +359,16 @@ StatusOr<NodeSnapshot> SysfsPoller::Poll(const PollScope& scope) {
 
 Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
   snapshot.read_errors.clear();
+  failures_.clear();
   uint64_t& errors = snapshot.read_errors["sysfs"];
   if (gids_ != nullptr) snapshot.read_errors[gids_->name()] += 0;
   bool everything = scope.everything;
   if (!has_layout_ || scope.list) {
     Status listed = List(snapshot);
-    if (!listed.ok()) return listed;
+    if (!listed.ok()) {
+      snapshot.read_failures.clear();
+      return listed;
+    }
     everything = true;
   }
 
@@ -323,8 +380,11 @@ Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
       PortCounters& counters = port.last.counters;
       if (everything) {
         ReadPortAttributes(port, errors, &gone);
-        ReadCounters(port.counters, counters.counters, errors, &gone);
-        ReadCounters(port.hw_counters, counters.hw_counters, errors, &gone);
+        ReadCounters(port.counters, counters.counters, "counters/", counters.unreadable, errors,
+                     &gone);
+        ReadCounters(port.hw_counters, counters.hw_counters, "hw_counters/", counters.unreadable,
+                     errors, &gone);
+        std::sort(counters.unreadable.begin(), counters.unreadable.end());
         counters.transmit_packets = Find(counters.counters, "port_xmit_packets");
         counters.receive_packets = Find(counters.counters, "port_rcv_packets");
       } else {
@@ -353,6 +413,7 @@ Status SysfsPoller::PollInto(const PollScope& scope, NodeSnapshot& snapshot) {
     for (size_t p = 0; p < device.ports.size(); ++p) CopyPort(device.ports[p].last, out.ports[p]);
   }
   snapshot.devices.resize(written);
+  snapshot.read_failures.assign(failures_.begin(), failures_.end());
   if (vanished) has_layout_ = false;  // list again next time
   return Status::Ok();
 }

@@ -14,6 +14,9 @@
 //     the rest: the byte counters (counters/port_xmit_data, port_rcv_data) always; the port
 //     attributes (state, phys_state, rate) and every other counter and hw_counter when asked;
 //     GID tables when a GidTableSource is given.
+// Every failed read is counted in read_errors and the first kNamedReadFailures are named in
+// read_failures (path and errno), this poll's reads only. A GID slot whose read failed is listed
+// in its port's unreadable_gid_slots, carried forward with the table it belongs to.
 // A device is reported complete or not at all: when one of its reads fails with NotFound and its
 // directory is gone, it is left out of this snapshot and the layout is listed again next time.
 //
@@ -93,10 +96,15 @@ class SysfsPoller {
   std::vector<std::string> ListOrEmpty(const std::string& path, bool absent_ok, uint64_t& errors);
   // Reads into *text; false with the failure counted (NotFound also sets *gone).
   bool ReadAttribute(KeptAttribute& attribute, std::string* text, uint64_t& errors, bool* gone);
+  // Failed reads are named in `unreadable` as prefix + name (its other entries of that prefix
+  // are replaced).
   void ReadCounters(std::vector<Counter>& files, std::map<std::string, uint64_t>& values,
-                    uint64_t& errors, bool* gone);
+                    const char* prefix, std::vector<std::string>& unreadable, uint64_t& errors,
+                    bool* gone);
   void ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gone);
   void ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone);
+  // Names a failed read in this poll's read_failures (within kNamedReadFailures).
+  void NoteFailure(const char* source, const std::string& path, int sys_errno);
   // Reads the device's GID tables into its ports; false if the device is gone.
   bool ReadGids(DeviceLayout& device, NodeSnapshot& snapshot);
 
@@ -109,7 +117,8 @@ class SysfsPoller {
   bool has_layout_ = false;
   uint64_t listings_ = 0;
   uint64_t gid_device_reads_ = 0;
-  std::string text_;  // read buffer, reused
+  std::string text_;                   // read buffer, reused
+  std::vector<ReadFailure> failures_;  // this poll's named failures, moved into the snapshot
 };
 
 }  // namespace rocewatch

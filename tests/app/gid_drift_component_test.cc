@@ -101,7 +101,7 @@ class GidDriftComponentTest : public ::testing::Test {
     port.link_layer = "Ethernet";
     port.netdevs = {"eth0"};
     port.gids = port_.Entries();
-    return NodeSnapshot{clock_.Now(), {Device{"mlx5_0", "", "", "", {port}}}, {}};
+    return NodeSnapshot{clock_.Now(), {Device{"mlx5_0", "", "", "", {port}}}, {}, {}};
   }
   std::vector<prometheus::MetricFamily> Metrics(const GidDriftComponent& component) {
     MetricFamilies out;

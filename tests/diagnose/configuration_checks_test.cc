@@ -243,6 +243,25 @@ TEST_F(ConfigurationChecksTest, PinnedGidIndexWithoutRoceV2GidIsCritical) {
   EXPECT_THAT(f[0].message, Not(HasSubstr("mlx5_0/1")));
 }
 
+TEST_F(ConfigurationChecksTest, APinnedIndexWhoseSlotCouldNotBeReadIsNotJudged) {
+  // gids/3 of rail 1 failed its read: its GID is unknown, not empty (read_failed says so).
+  std::erase_if(Rail(1).gids, [](const GidEntry& g) { return g.index == 3; });
+  Rail(1).unreadable_gid_slots = {3};
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true);
+  EXPECT_TRUE(Run(check_id::kNcclGidIndexWithoutRoceV2Gid).empty());
+  EXPECT_TRUE(Run(check_id::kRoceV2Ipv4GidIndexDiffers).empty());
+}
+
+TEST_F(ConfigurationChecksTest, AWrongGidAtThePinWithSlotsUnknownSaysReadableOnly) {
+  Rail(1).gids.resize(3);  // index 2 (RoCE v1) is the pin's; 3 failed its read
+  Rail(1).unreadable_gid_slots = {3};
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=2"}, true);
+  std::vector<Finding> f = Run(check_id::kNcclGidIndexWithoutRoceV2Gid);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_THAT(f[0].message, HasSubstr("mlx5_1/1 index 2 holds roce_v1 10.0.1.2 on ens2f0np0 and "
+                                      "no readable slot of the port holds a RoCE v2 IPv4 GID"));
+}
+
 TEST_F(ConfigurationChecksTest, PinnedGidIndexOfTheWrongTypeOrFamilyIsCritical) {
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=2"}, true)
       .Process(4200, "python3", {"NCCL_IB_GID_INDEX=3", "NCCL_IB_ADDR_FAMILY=AF_INET6"}, true);

@@ -28,6 +28,22 @@ TEST(GidTableChecks, AHealthyRailHasNoFindings) {
   EXPECT_TRUE(findings.empty());
 }
 
+TEST(GidTableChecks, AnUnreadableSlotIsNeitherAMissingGidNorAHole) {
+  NodeSnapshot node;
+  node.devices.push_back(RoceDevice("mlx5_0", "eth0", {"10.0.0.2", "10.0.0.3"}));
+  Port& port = node.devices[0].ports[0];
+  // gids/3 (10.0.0.2's RoCE v2 GID) failed its read: unknown, not empty.
+  std::erase_if(port.gids, [](const GidEntry& g) { return g.index == 3; });
+  port.unreadable_gid_slots = {3};
+  auto findings = CheckPortsAndGidTables(node, {{"eth0", WithAddress("eth0", "10.0.0.2")}});
+  EXPECT_TRUE(findings.empty()) << findings[0].message;
+  EXPECT_TRUE(HolesBelowNonDefaultGids(port).empty());
+  port.unreadable_gid_slots.clear();  // the same table read whole: both findings are facts
+  findings = CheckPortsAndGidTables(node, {{"eth0", WithAddress("eth0", "10.0.0.2")}});
+  EXPECT_EQ(Checks(findings),
+            (std::vector<std::string>{"ipv4_without_roce_v2_gid", "gid_table_hole"}));
+}
+
 TEST(GidTableChecks, APortThatIsNotActiveIsAWarning) {
   NodeSnapshot node;
   node.devices.push_back(RoceDevice("mlx5_0", "eth0", {"10.0.0.2"}));

@@ -80,6 +80,30 @@ TEST_F(SysfsGidTableSourceTest, AnEinvalAttributeMeansNoEntryAndIsCounted) {
   EXPECT_EQ(read->failed_reads, 2u);
 }
 
+TEST_F(SysfsGidTableSourceTest, AFailedGidReadIsAnUnknownSlotWithItsPathAndErrno) {
+  Write({Rail0()});
+  fs_.FailPath(PortDir("mlx5_0") + "/gids/3", EIO);
+  fs_.FailPath(PortDir("mlx5_0") + "/gid_attrs/ndevs/2", EACCES);
+  auto read = source_.ReadDevice("mlx5_0");
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->entries.size(), 2u);
+  std::vector<UnreadableGidSlot> want = {{1, 2, PortDir("mlx5_0") + "/gid_attrs/ndevs/2", EACCES},
+                                         {1, 3, PortDir("mlx5_0") + "/gids/3", EIO}};
+  EXPECT_EQ(read->unreadable, want);
+}
+
+TEST_F(SysfsGidTableSourceTest, AnEmptySlotIsNotUnknownThoughItsAttributesFail) {
+  Write({Rail0()});
+  // Real sysfs: an empty slot reads as the zero GID, its attributes fail with EINVAL.
+  fs_.FailPath(PortDir("mlx5_0") + "/gid_attrs/types/5", EINVAL);
+  fs_.FailPath(PortDir("mlx5_0") + "/gid_attrs/ndevs/5", EINVAL);
+  auto read = source_.ReadDevice("mlx5_0");
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(read->entries.size(), 4u);
+  EXPECT_TRUE(read->unreadable.empty());
+  EXPECT_EQ(read->failed_reads, 0u);
+}
+
 TEST_F(SysfsGidTableSourceTest, UnreadableFixtureAttributeFailsARealRead) {
   FixtureDevice device = Rail0();
   device.ports[0].unreadable = {"gid_attrs/types/3"};
@@ -135,6 +159,8 @@ TEST_F(SysfsGidTableSourceTest, UnlistableGidsDirectoryIsCountedNotFatal) {
   ASSERT_TRUE(read.ok());
   EXPECT_TRUE(read->entries.empty());
   EXPECT_EQ(read->failed_reads, 1u);
+  std::vector<UnreadableGidSlot> want = {{1, std::nullopt, PortDir("mlx5_0") + "/gids", EACCES}};
+  EXPECT_EQ(read->unreadable, want);
 }
 
 }  // namespace

@@ -117,6 +117,49 @@ TEST_F(SysfsPollerTest, AFailedReadIsCountedInThatPollOnly) {
   EXPECT_TRUE(snapshot.devices.at(1).ports.at(0).counters.transmit_bytes.has_value());
 }
 
+TEST_F(SysfsPollerTest, AFailedReadIsNamedAndTheCounterIsUnknownUntilItReadsAgain) {
+  PollReads({});
+  fs_.FailPath(PortDir(1) + "/counters/port_xmit_data", EIO);
+  fs_.FailPath(PortDir(1) + "/hw_counters/out_of_sequence", EACCES);
+  NodeSnapshot snapshot;
+  PollReads({.everything = true}, &snapshot);
+  std::vector<ReadFailure> want = {{"sysfs", PortDir(1) + "/counters/port_xmit_data", EIO},
+                                   {"sysfs", PortDir(1) + "/hw_counters/out_of_sequence", EACCES}};
+  EXPECT_EQ(snapshot.read_failures, want);
+  std::vector<std::string> unknown = {"counters/port_xmit_data", "hw_counters/out_of_sequence"};
+  EXPECT_EQ(snapshot.devices.at(1).ports.at(0).counters.unreadable, unknown);
+  PollReads({}, &snapshot);  // the data counters only: hw_counters/ stays unknown
+  EXPECT_EQ(snapshot.devices.at(1).ports.at(0).counters.unreadable, unknown);
+  fs_.ClearFailures();
+  PollReads({}, &snapshot);
+  EXPECT_EQ(snapshot.devices.at(1).ports.at(0).counters.unreadable,
+            std::vector<std::string>{"hw_counters/out_of_sequence"});
+  EXPECT_TRUE(snapshot.read_failures.empty());
+  PollReads({.everything = true}, &snapshot);
+  EXPECT_TRUE(snapshot.devices.at(1).ports.at(0).counters.unreadable.empty());
+}
+
+TEST_F(SysfsPollerTest, AnUnreadableGidSlotIsUnknownAndCarriedForwardWithItsTable) {
+  PollReads({});
+  fs_.FailPath(PortDir(0) + "/gids/3", EIO);
+  NodeSnapshot snapshot;
+  PollReads({.gids = true}, &snapshot);
+  const Port& port = snapshot.devices.at(0).ports.at(0);
+  EXPECT_EQ(port.unreadable_gid_slots, std::vector<uint32_t>{3});
+  EXPECT_FALSE(port.GidTableKnown());
+  EXPECT_TRUE(port.GidSlotUnreadable(3));
+  EXPECT_FALSE(port.GidSlotUnreadable(4));
+  ASSERT_EQ(snapshot.read_failures.size(), 1u);
+  EXPECT_EQ(snapshot.read_failures[0].path, PortDir(0) + "/gids/3");
+  EXPECT_EQ(snapshot.read_failures[0].source, "sysfs");
+  PollReads({.list = true}, &snapshot);  // not re-read, so still unknown
+  EXPECT_EQ(snapshot.devices.at(0).ports.at(0).unreadable_gid_slots, std::vector<uint32_t>{3});
+  fs_.ClearFailures();
+  PollReads({.gids = true}, &snapshot);
+  EXPECT_TRUE(snapshot.devices.at(0).ports.at(0).GidTableKnown());
+  EXPECT_EQ(snapshot.devices.at(0).ports.at(0).gids.size(), 4u);
+}
+
 // The Monitor polls into the snapshot before last (PollInto): whatever it held before, the result
 // must be what a fresh snapshot of the same poll holds, through value changes, a counter that
 // disappears, a device that goes away and comes back.
