@@ -80,6 +80,31 @@ TEST(LldpFrameTest, DecodesEveryTlvOfALeafSwitchFrame) {
   EXPECT_EQ(f->skipped_tlvs, 0);
 }
 
+// A frame lldpd 1.0.16 (Debian 12) sent, captured with tcpdump: system name leaf-07, capabilities
+// bridge and router enabled, port ID subtype ifname, tx-interval 1 (TTL 4), and the 802.1Qaz PFC
+// TLV added with `configure lldp custom-tlv oui 00,80,c2 subtype 11 oui-info 08,08`.
+TEST(LldpFrameTest, DecodesAFrameLldpdSent) {
+  StatusOr<LldpFrame> f = ParseLldpFrame(FromHex(
+      "0180c200000e5e64e1da8db988cc0207045e64e1da8db90403057377060200040a076c6561662d30370c5644"
+      "656269616e20474e552f4c696e75782031322028626f6f6b776f726d29204c696e757820362e31382e3434"
+      "2d66632d763130343520233120534d5020505245454d50545f44594e414d4943204030207838365f36340e"
+      "04009c001410181102fe800000000000005c64e1fffeda8db902000000020008027377fe0900120f030100"
+      "000000fe0900120f010080000036fe060080c20b08080000"));
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(f->chassis_id, (LldpId{kChassisMacAddress, "5e:64:e1:da:8d:b9"}));
+  EXPECT_EQ(f->port_id, (LldpId{kPortInterfaceName, "sw"}));
+  EXPECT_EQ(f->ttl_seconds, 4);
+  EXPECT_EQ(f->system_name, "leaf-07");
+  EXPECT_EQ(f->port_description, "sw");
+  EXPECT_EQ(f->capabilities, (LldpCapabilities{0x009c, 0x0014}));
+  EXPECT_TRUE(f->IsSwitch());
+  ASSERT_EQ(f->management_addresses.size(), 1u);
+  EXPECT_EQ(f->management_addresses[0].address, "fe80::5c64:e1ff:feda:8db9");
+  EXPECT_EQ(f->pfc->enabled, 0x08);
+  EXPECT_EQ(f->mac_phy, (LldpMacPhy{false, false, 0x8000, 0x0036}));
+  EXPECT_EQ(f->skipped_tlvs, 1);  // 802.3 link aggregation: not decoded
+}
+
 TEST(LldpFrameTest, MandatoryTlvsAloneMakeAValidFrame) {
   StatusOr<LldpFrame> f = ParseLldpdu(Concat({kMandatory}));  // no End TLV either
   ASSERT_TRUE(f.ok()) << f.status().ToString();
