@@ -19,7 +19,7 @@ const [policy, renderedPath] = process.argv.slice(2);
 const components =
     ['verbs', 'kube-rbac-proxy', 'kube-prometheus-stack', 'node-problem-detector', 'job-awareness'];
 // The capabilities of the rocewatch container (docs/deploy.md, "Privileges, measured").
-const kDaemonCapabilities = ['NET_ADMIN'];
+const kDaemonCapabilities = ['NET_ADMIN', 'NET_RAW'];
 const parts = (policy ?? '').split(',');
 const valid = policy === 'npd' ||
     (parts[0] === 'core' && parts.slice(1).every((p) => components.includes(p)));

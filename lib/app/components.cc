@@ -4,6 +4,7 @@
 #include "app/inventory_component.h"
 #include "app/netlink_component.h"
 #include "app/restart_state.h"
+#include "core/text.h"
 
 namespace rocewatch {
 
@@ -42,6 +43,22 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   set.all.push_back(std::move(traffic));
   set.ethtool = ethtool.get();
   set.all.push_back(std::move(ethtool));
+  // Each rail's far end (LLDP); a host without the capability or the netdevs reports it and
+  // goes on.
+  if (env.options.lldp.enabled && env.host.lldp) {
+    const FileSystem& fs = env.fs;
+    const std::string net = env.options.common.paths.sysfs_root + "/class/net/";
+    auto read_mtu = [&fs, net](const std::string& netdev) -> std::optional<int> {
+      StatusOr<std::string> text = fs.ReadFile(net + netdev + "/mtu", 32);
+      long long mtu = 0;
+      if (!text.ok() || !ParseInteger(Trim(*text), &mtu) || mtu <= 0 || mtu > 1 << 20)
+        return std::nullopt;
+      return static_cast<int>(mtu);
+    };
+    auto lldp = std::make_unique<LldpComponent>(env.options.lldp, env.host.lldp, read_mtu);
+    set.lldp = lldp.get();
+    set.all.push_back(std::move(lldp));
+  }
   // Last: it assembles what the others found into the state file, and restores it to them.
   set.all.push_back(
       std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic));

@@ -8,6 +8,7 @@
 #include "app/consumer_component.h"
 #include "app/ethtool_component.h"
 #include "app/host_env.h"
+#include "app/lldp_component.h"
 #include "app/monitor_component.h"
 #include "app/options.h"
 #include "app/traffic_component.h"
@@ -36,6 +37,7 @@ struct ComponentSet {
   TrafficComponent* traffic = nullptr;
   const EthtoolComponent* ethtool = nullptr;
   const ConsumerComponent* consumers = nullptr;
+  const LldpComponent* lldp = nullptr;
 };
 
 ComponentSet BuildComponents(const ComponentEnvironment& env);

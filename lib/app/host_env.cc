@@ -10,6 +10,7 @@
 #include "consumers/recorded_pod_resources_source.h"
 #include "ethtool/ioctl_driver_statistics_source.h"
 #include "ethtool/libnl_ethtool_source.h"
+#include "lldp/packet_lldp_socket.h"
 #include "netlink/libnl_rtnetlink_source.h"
 #include "verbs/libibverbs_api.h"
 
@@ -64,6 +65,7 @@ RealHostEnv::RealHostEnv() {
     return PodResourcesSourceFor(fs, paths, options, module);
   };
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
+  env_.lldp = [](const std::string& netdev) { return PacketLldpSocket::Open(netdev); };
 }
 
 }  // namespace rocewatch

@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "ethtool/ethtool_sources.h"
 #include "export/http_fetch.h"
+#include "lldp/lldp_socket.h"
 #include "netlink/rtnetlink_source.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -64,6 +65,8 @@ struct HostEnv {
       kubelet;
   // One HTTP GET (diagnose --daemon).
   HttpFetch fetch;
+  // Opens the receive-only LLDP socket of one netdev (AF_PACKET; needs CAP_NET_RAW).
+  LldpSocketOpener lldp;
 };
 
 // The real host: POSIX file systems, the system clock, systemd, libibverbs, libnl, the ethtool

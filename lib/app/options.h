@@ -14,6 +14,7 @@
 #include "ethtool/link_quality_snapshot.h"
 #include "export/http_fetch.h"
 #include "export/listen_address.h"
+#include "lldp/lldp_options.h"
 #include "netlink/rtnetlink_source.h"
 #include "os/host_paths.h"
 #include "traffic/traffic_options.h"
@@ -49,6 +50,7 @@ struct RunOptions {
   TrafficOptions traffic;     // --traffic-* (docs/detection.md)
   EthtoolOptions ethtool;     // --ethtool-interval, --optics-interval, ... (docs/detection.md)
   ConsumerOptions consumers;  // --consumer-*, --kubelet-* (docs/detection.md, "Who uses a rail")
+  LldpOptions lldp;           // each rail's LLDP neighbor (docs/detection.md, "Fabric")
 };
 
 struct DiagnoseOptions {

@@ -155,6 +155,12 @@ for who in daemonset job-awareness systemd; do
 done
 check none "module EEPROM (optics)" "not permitted, CAP_NET_ADMIN named" \
   "f('optics_not_permitted') is not None and 'CAP_NET_ADMIN' in f('optics_not_permitted')['message'] and 'CAP_NET_ADMIN' in log"
+# LLDP: a receive-only AF_PACKET socket per RoCE port netdev needs CAP_NET_RAW.
+for who in daemonset job-awareness systemd; do
+  check "$who" "LLDP receive socket (AF_PACKET)" "opened" "m('rocewatch_lldp_receiving{netdev=\"$netdev\"}') == 1"
+done
+check none "LLDP receive socket (AF_PACKET)" "not permitted, CAP_NET_RAW named" \
+  "m('rocewatch_lldp_receiving{netdev=\"$netdev\"}') == 0 and 'CAP_NET_RAW' in log"
 # The kubelet's socket: connecting needs write permission on it, which its owner (root) has.
 for who in daemonset job-awareness; do
   check "$who" "kubelet pod-resources socket" "connects" "m('rocewatch_consumer_source_up{source=\"kubelet\"}') == 1"

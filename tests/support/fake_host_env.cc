@@ -26,6 +26,11 @@ FakeHostEnv::FakeHostEnv(const FileSystem& fs) {
   env_.kubelet = [](const FileSystem&, const HostPaths&, const ConsumerOptions&) {
     return std::unique_ptr<PodResourcesSource>();
   };
+  // No LLDP on the fake host: every netdev is "not in this namespace" (tests that want frames
+  // put a FakeLldpNetwork's opener here: support/fake_lldp_socket.h).
+  env_.lldp = [](const std::string& netdev) -> StatusOr<std::unique_ptr<LldpSocket>> {
+    return Status::NotFound("no LLDP socket for " + netdev + " on the fake host");
+  };
   env_.fetch = [this](const HttpUrl& url, Duration) -> StatusOr<FetchedPage> {
     fetched_.push_back(url.host + ":" + std::to_string(url.port) + url.path);
     return Status::Unavailable("connection refused");

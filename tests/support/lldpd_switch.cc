@@ -1,0 +1,83 @@
+#include "support/lldpd_switch.h"
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "support/net_namespace.h"
+
+namespace rocewatch {
+
+StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& netns,
+                                                          const std::string& interface,
+                                                          const LldpdSwitchConfig& config) {
+  if (RunShell("command -v lldpd >/dev/null && command -v lldpcli >/dev/null") != 0)
+    return Status::Unavailable("lldpd is not installed (scripts/install-deps.sh e2e)");
+  static int instances = 0;
+  std::string socket =
+      "/tmp/rw-lldpd-" + std::to_string(getpid()) + "-" + std::to_string(instances++) + ".sock";
+  unlink(socket.c_str());
+  std::string log = socket + ".log";
+  pid_t pid = fork();
+  if (pid < 0) return Status::FromErrno(errno, "fork");
+  if (pid == 0) {
+    setpgid(0, 0);
+    FILE* out = freopen(log.c_str(), "w", stderr);
+    (void)out;
+    execlp("ip", "ip", "netns", "exec", netns.c_str(), "lldpd", "-d", "-I", interface.c_str(), "-u",
+           socket.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  std::unique_ptr<LldpdSwitch> lldpd(new LldpdSwitch(netns, socket, pid));
+  struct stat st;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (stat(socket.c_str(), &st) != 0) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return Status::Unavailable("lldpd did not open its socket in 10 s (log: " + log + ")");
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  for (const std::string& command :
+       {"configure system hostname " + config.hostname,
+        std::string("configure system capabilities enabled bridge,router"),
+        std::string("configure lldp portidsubtype ifname"),
+        std::string("configure lldp tx-interval 1")}) {
+    if (Status s = lldpd->Configure(command); !s.ok()) return s;
+  }
+  if (config.pfc_enabled) {
+    char bitmap[8];
+    std::snprintf(bitmap, sizeof(bitmap), "%02x", *config.pfc_enabled);
+    if (Status s = lldpd->Configure(std::string("configure lldp custom-tlv oui 00,80,c2 subtype 11 "
+                                                "oui-info 08,") +
+                                    bitmap);
+        !s.ok())
+      return s;
+  }
+  return lldpd;
+}
+
+Status LldpdSwitch::Configure(const std::string& command) const {
+  std::string output;
+  std::string line = "ip netns exec " + netns_ + " lldpcli -u " + socket_ + " " + command + " 2>&1";
+  if (RunShell(line, &output) != 0) return Status::IoError(line + ": " + output);
+  return Status::Ok();
+}
+
+LldpdSwitch::~LldpdSwitch() {
+  kill(-pid_, SIGTERM);  // lldpd sends its shutdown LLDPDU (TTL 0)
+  int status = 0;
+  bool reaped = false;
+  for (int i = 0; i < 100 && !reaped; ++i) {
+    reaped = waitpid(pid_, &status, WNOHANG) == pid_;
+    if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(-pid_, SIGKILL);  // the rest of the group (lldpd's privilege-separated child)
+  if (!reaped) waitpid(pid_, &status, 0);
+  unlink(socket_.c_str());
+}
+
+}  // namespace rocewatch
