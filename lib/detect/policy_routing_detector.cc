@@ -2,6 +2,8 @@
 
 #include <linux/rtnetlink.h>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -87,7 +89,7 @@ void PolicyRoutingDetector::AppendFindings(std::vector<Finding>& out) const {
               address.address;
     for (const Route& route : p.missing_routes)
       what += (what.empty() ? "" : "; ") + std::string("route '") + route.ToString() + "'";
-    out.push_back({Severity::kCritical, "policy_routing_missing", name,
+    out.push_back({SeverityOf("policy_routing_missing"), "policy_routing_missing", name,
                    name + " keeps its address but lost its policy routing: " + what +
                        ". Traffic from this RNIC's address now follows the main table (wrong "
                        "rail or no route).",
