@@ -113,9 +113,9 @@ void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
   out.DeclareGauges({
       {count, "Processes (or pods) that hold the RDMA device now."},
       {known,
-       "1 if the consumer sources could tell who holds the device (someone or nobody), 0 if not "
-       "(docs/detection.md: the traffic rules then page no higher than warning for a node-wide "
-       "stop)."},
+       "1 if the consumer sources could tell who holds the device (someone or nobody), 0 if not, "
+       "or if the device carries traffic that no process is seen holding (a kernel RDMA user) "
+       "(docs/detection.md: a node-wide stop then pages no higher than warning)."},
       {info,
        "1 per consumer of the device: process, Kubernetes pod, batch job and NCCL version (a "
        "label unknown is empty)."},
@@ -130,8 +130,9 @@ void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
     // A device gone since the last scan is gone from the exposition too (never half a device).
     if (ctx.latest_snapshot().FindDevice(device) == nullptr) continue;
     out.Gauge(count, "", {{"device", device}}, static_cast<double>(view.consumers.size()));
+    // The traffic detector's view: traffic no holder explains makes "nobody" unknown.
     out.Gauge(known, "", {{"device", device}},
-              view.knowledge == ConsumerKnowledge::kUnknown ? 0 : 1);
+              board_->EffectiveKnowledgeOf(device) == ConsumerKnowledge::kUnknown ? 0 : 1);
     for (const RailConsumer& c : view.consumers) {
       out.Gauge(info, "",
                 {{"device", device},

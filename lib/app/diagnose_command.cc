@@ -16,6 +16,7 @@
 #include "diagnose/persisted_state_checks.h"
 #include "diagnose/read_failure_checks.h"
 #include "ethtool/link_quality_snapshot.h"
+#include "model/check_policy.h"
 #include "netlink/netlink_netdev_reader.h"
 #include "os/boot_id.h"
 #include "os/netdev_recording.h"
@@ -44,7 +45,7 @@ void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
                      const std::string& boot_id, DiagnoseReport& report) {
   if (!view.problem.ok()) {
     report.findings.push_back(
-        {Severity::kInfo, "daemon_unreachable", options.daemon_text,
+        {SeverityOf("daemon_unreachable"), "daemon_unreachable", options.daemon_text,
          "no rocewatch daemon answered at " + options.daemon_text + " (" + view.problem.message() +
              "): this report holds this run's one-shot checks only, without the drift, flap and "
              "address history the daemon keeps",
@@ -55,7 +56,7 @@ void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
   const DaemonFindings* daemon = &view.findings;
   if (view.other_host) {
     report.findings.push_back(
-        {Severity::kInfo, "daemon_other_host", options.daemon_text,
+        {SeverityOf("daemon_other_host"), "daemon_other_host", options.daemon_text,
          "the rocewatch daemon at " + options.daemon_text + " watches another host (boot id " +
              daemon->boot_id + ", this report's host " + boot_id + "): its findings are not merged",
          "Point --daemon at the daemon of the host under --host-root, or use --daemon none."});
@@ -65,7 +66,7 @@ void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
   for (const DaemonFindings::Event& e : daemon->events)
     if (e.severity >= Severity::kWarning) report.daemon_events.push_back(e.time + "  " + e.message);
   report.findings.push_back(
-      {Severity::kInfo, "daemon", options.daemon_text,
+      {SeverityOf("daemon"), "daemon", options.daemon_text,
        "merged the live findings (" + std::to_string(daemon->findings.size()) +
            ") and recent warning events of the rocewatch daemon at " + options.daemon_text +
            (view.metrics_problem.empty()

@@ -160,7 +160,7 @@ void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
   using prometheus::MetricType;
   const std::string corrected = "rocewatch_netdev_fec_corrected_blocks_total";
   const std::string uncorrectable = "rocewatch_netdev_fec_uncorrectable_blocks_total";
-  const std::string corrected_bits = "rocewatch_netdev_fec_corrected_bits_total";
+  const std::string corrected_bits = "rocewatch_netdev_fec_corrected_bit_errors_total";
   const std::string symbol = "rocewatch_netdev_phy_symbol_errors_total";
   const std::string link_down = "rocewatch_netdev_link_down_events_total";
   const std::string ber = "rocewatch_netdev_pre_fec_ber";

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "consumers/stale_gid_impact.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 
@@ -256,7 +257,7 @@ void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fi
                               : ". Holding the stale entry: " + impact;
     }
     out.push_back(
-        {Severity::kCritical, "gid_drift", key.device + "/" + std::to_string(key.port),
+        {SeverityOf("gid_drift"), "gid_drift", key.device + "/" + std::to_string(key.port),
          std::to_string(counter.events) + " GID move(s) on " + key.netdev + "; " + last + ", " +
              std::to_string(std::max(0L, minutes)) + " min ago" + impact,
          "Jobs that resolved the old index (a pinned NCCL_IB_GID_INDEX, or QPs created before the "
@@ -267,7 +268,7 @@ void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fi
     if (!m.mismatch) continue;
     std::string holds = m.at_index ? m.at_index->gid + " (" + GidTypeLabel(m.at_index->type) + ")"
                                    : std::string("nothing");
-    out.push_back({Severity::kCritical, "gid_index_mismatch",
+    out.push_back({SeverityOf("gid_index_mismatch"), "gid_index_mismatch",
                    m.device + "/" + std::to_string(m.port),
                    "expected GID index " + std::to_string(*options_.expected_gid_index) +
                        " holds " + holds + ", not the port's RoCE v2 IPv4 GID",

@@ -74,13 +74,18 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
   }
   detector_.Observe(snapshot.taken_at, samples);
   if (consumers_) {
-    // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen.
+    // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen,
+    // or a kernel RDMA user. The board carries the detector's view to the exporter.
+    std::map<std::string, bool> unexplained;
     for (const PortTrafficSample& sample : samples) {
       const PortTrafficStatus* status = detector_.Find(sample.key);
-      if (status && sample.consumers == ConsumerKnowledge::kNone &&
-          status->consumers == ConsumerKnowledge::kUnknown)
-        consumers_->RequestFullScan();
+      const bool proven = status && sample.consumers == ConsumerKnowledge::kNone &&
+                          status->consumers == ConsumerKnowledge::kUnknown;
+      if (proven) consumers_->RequestFullScan();
+      unexplained[sample.key.device] = unexplained[sample.key.device] || proven;
     }
+    for (const auto& [device, proven] : unexplained)
+      consumers_->SetTrafficUnexplained(device, proven);
   }
 
   // Entering and leaving degraded or collapsed are events; pauses and link changes are not (the
@@ -96,7 +101,7 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
                        TrafficStateLabel(status.state);
     if (restored_pending_.count(key) != 0) what += " (restored at start, judged on live counters)";
     if (!status.reason.empty()) what += ": " + status.reason;
-    if (consumers_) what += "; consumers: " + consumers_->DescribeConsumers(key.device);
+    if (consumers_) what += "; consumers: " + consumers_->DescribeEffectiveConsumers(key.device);
     ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
@@ -109,6 +114,7 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
   constexpr std::string_view baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
   constexpr std::string_view state_name = "rocewatch_traffic_state";
   constexpr std::string_view node_wide_name = "rocewatch_traffic_collapsed_node_wide";
+  constexpr std::string_view consumers_name = "rocewatch_traffic_consumers";
   out.DeclareGauges({
       {rate_name,
        "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
@@ -121,8 +127,13 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
        "0 for the others."},
       {node_wide_name,
        "1 while the port is collapsed because every rail of the node stopped past the node-stop "
-       "window (not against active siblings); with its consumers unknown "
-       "(rocewatch_rdma_consumers_known 0) that may be a node idle between jobs."},
+       "window (not against active siblings); unless a consumer is known to hold it "
+       "(rocewatch_traffic_consumers{knowledge=\"present\"}) that may be a node idle between "
+       "jobs."},
+      {consumers_name,
+       "1 for what the traffic detector knows of the port's consumers (present, none, unknown; "
+       "unknown also where traffic proves a consumer no process is seen holding), 0 for the "
+       "others: the knowledge its findings and the traffic alerts use."},
   });
   for (const auto& [key, status] : detector_.ports()) {
     const Labels labels = {{"device", key.device}, {"port", std::to_string(key.port)}};
@@ -135,6 +146,12 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
     }
     out.Gauge(node_wide_name, "", labels,
               status.state == TrafficState::kCollapsed && status.node_wide ? 1 : 0);
+    for (ConsumerKnowledge knowledge :
+         {ConsumerKnowledge::kPresent, ConsumerKnowledge::kNone, ConsumerKnowledge::kUnknown}) {
+      Labels with_knowledge = labels;
+      with_knowledge.emplace_back("knowledge", ConsumerKnowledgeLabel(knowledge));
+      out.Gauge(consumers_name, "", with_knowledge, status.consumers == knowledge ? 1 : 0);
+    }
   }
 }
 
@@ -144,7 +161,7 @@ void TrafficComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
   if (consumers_) {
     for (Finding& finding : findings) {
       const std::string device = finding.subject.substr(0, finding.subject.rfind('/'));
-      finding.message += "; consumers: " + consumers_->DescribeConsumers(device);
+      finding.message += "; consumers: " + consumers_->DescribeEffectiveConsumers(device);
     }
   }
   out.insert(out.end(), findings.begin(), findings.end());

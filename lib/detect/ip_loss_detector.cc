@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/duration.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -156,7 +157,7 @@ void IpLossDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) con
     if (n.ip_lost_total > 0 && n.last_lost) {
       const LostAddress& last = *n.last_lost;
       out.push_back(
-          {Severity::kWarning, "ip_lost_during_flap", name,
+          {SeverityOf("ip_lost_during_flap"), "ip_lost_during_flap", name,
            name + " lost " + std::to_string(n.ip_lost_total) +
                " address(es) during carrier flaps; the last, " + last.address.ToString() + ", " +
                Millis(now - last.at) +
@@ -173,7 +174,7 @@ void IpLossDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) con
         parts.push_back(a.ToString());
         oldest = std::min(oldest, since);
       }
-      out.push_back({Severity::kCritical, "ip_missing_after_flap", name,
+      out.push_back({SeverityOf("ip_missing_after_flap"), "ip_missing_after_flap", name,
                      name + " has not got back " + Join(parts) + " since its carrier returned (" +
                          Millis(now - oldest) + " past the " + Millis(config_.grace) +
                          " grace period); RDMA traffic using its GIDs cannot resume.",

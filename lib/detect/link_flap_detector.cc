@@ -1,6 +1,7 @@
 #include "detect/link_flap_detector.h"
 
 #include "core/duration.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -96,7 +97,7 @@ void LinkFlapDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) c
                   std::to_string(n.kernel_carrier_changes);
     }
     if (in_window >= config_.flapping_threshold) {
-      out.push_back({Severity::kWarning, "link_flapping", name,
+      out.push_back({SeverityOf("link_flapping"), "link_flapping", name,
                      name + " is flapping: " + std::to_string(in_window) + " carrier flaps in " +
                          window + " (threshold " + std::to_string(config_.flapping_threshold) +
                          "); " + evidence,
@@ -105,7 +106,7 @@ void LinkFlapDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) c
                      "NCCL_IB_RETRY_CNT so that jobs ride out short flaps, and enable the NIC's "
                      "adaptive retransmission."});
     } else if (in_window > 0) {
-      out.push_back({Severity::kInfo, "link_flap", name,
+      out.push_back({SeverityOf("link_flap"), "link_flap", name,
                      name + " lost its carrier " + std::to_string(in_window) + " time(s) in " +
                          window + "; " + evidence,
                      "A single short flap is survivable if NCCL timeouts are long enough and the "
@@ -113,7 +114,7 @@ void LinkFlapDetector::AppendFindings(MonoTime now, std::vector<Finding>& out) c
     }
     if (!n.carrier) {
       std::string since = n.down_since ? " since " + Ago(*n.down_since, now) : "";
-      out.push_back({Severity::kWarning, "netdev_carrier_down", name,
+      out.push_back({SeverityOf("netdev_carrier_down"), "netdev_carrier_down", name,
                      name + " has no carrier" + since + " (kernel carrier_changes " +
                          std::to_string(n.kernel_carrier_changes) + ")",
                      "Check the link partner (switch port), the cable and the transceiver; "

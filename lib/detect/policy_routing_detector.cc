@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -117,7 +119,7 @@ void PolicyRoutingDetector::AppendFindings(std::vector<Finding>& out) const {
               address.address;
     for (const Route& route : p.missing_routes)
       what += (what.empty() ? "" : "; ") + std::string("route '") + route.ToString() + "'";
-    out.push_back({Severity::kCritical, "policy_routing_missing", name,
+    out.push_back({SeverityOf("policy_routing_missing"), "policy_routing_missing", name,
                    name + " keeps its address but lost its policy routing: " + what +
                        ". Traffic from this RNIC's address now follows the main table (wrong "
                        "rail or no route).",

@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "diagnose/check_groups.h"
 #include "hostconfig/ini_file.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -30,7 +31,8 @@ void CheckNetworkManager(const ConfigurationCheckInput& input, const NetdevConfi
                                   std::to_string(input.host->network_manager->pid) + ")"
                             : "no NetworkManager process was found";
   out.push_back(
-      {Severity::kWarning, check_id::kNetworkManagerWithoutIgnoreCarrier, config.netdev,
+      {SeverityOf(check_id::kNetworkManagerWithoutIgnoreCarrier),
+       check_id::kNetworkManagerWithoutIgnoreCarrier, config.netdev,
        "NetworkManager manages " + config.netdev + " (" + Evidence(config) + "; " + running +
            ") and does not ignore its carrier (" + config.nm_ignore_carrier_evidence +
            "): a carrier loss deactivates the connection and removes its IP addresses; when the "
@@ -77,7 +79,8 @@ void CheckNetworkd(const ConfigurationCheckInput& input, const NetdevConfig& con
   std::string network_file =
       config.network_file.empty() ? "its .network file" : config.network_file;
   out.push_back(
-      {Severity::kWarning, check_id::kNetworkdDropsAddressesOnCarrierLoss, config.netdev,
+      {SeverityOf(check_id::kNetworkdDropsAddressesOnCarrierLoss),
+       check_id::kNetworkdDropsAddressesOnCarrierLoss, config.netdev,
        "systemd-networkd manages " + config.netdev + " (" + Evidence(config) + ") with " +
            ignore_text + " and KeepConfiguration=" + config.keep_configuration.value_or("(unset)") +
            " in " + network_file + ": a carrier loss shorter than " +
@@ -105,7 +108,8 @@ void CheckIpv6KeepAddrOnDown(const ConfigurationCheckInput& input, const NetdevC
     if (IsGlobalIpv6(a)) global.push_back(a.ToString());
   if (global.empty()) return;
   out.push_back(
-      {Severity::kWarning, check_id::kIpv6FlushedOnLinkDown, config.netdev,
+      {SeverityOf(check_id::kIpv6FlushedOnLinkDown), check_id::kIpv6FlushedOnLinkDown,
+       config.netdev,
        config.netdev + " has global IPv6 address" + (global.size() > 1 ? "es " : " ") +
            JoinList(global) + " and net.ipv6.conf." + config.netdev +
            ".keep_addr_on_down=" + std::to_string(*config.keep_addr_on_down) +
@@ -146,7 +150,8 @@ void CheckForeignPolicyRules(const ConfigurationCheckInput& input, std::vector<F
   }
   if (rules.empty()) return;
   out.push_back(
-      {Severity::kWarning, check_id::kNetworkdManagesForeignPolicyRules,
+      {SeverityOf(check_id::kNetworkdManagesForeignPolicyRules),
+       check_id::kNetworkdManagesForeignPolicyRules,
        JoinList({subjects.begin(), subjects.end()}, 64),
        "systemd-networkd is running (pid " + std::to_string(host.networkd->pid) +
            ") and manages foreign routing policy rules (" + host.manage_foreign_rules_evidence +

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "diagnose/check_groups.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -35,7 +36,7 @@ void CheckLinkErrorCounters(const ConfigurationCheckInput& input, std::vector<Fi
       char span[32];
       std::snprintf(span, sizeof(span), "%.0f s", seconds);
       out.push_back(
-          {Severity::kWarning, check_id::kLinkErrorCountersRising, name,
+          {SeverityOf(check_id::kLinkErrorCountersRising), check_id::kLinkErrorCountersRising, name,
            name + " link error counters rose within " + span + ": " + JoinList(rising) +
                ". These are the early signs of a bad cable, transceiver or switch port that "
                "ends in link flaps.",
@@ -67,7 +68,8 @@ void CheckAdaptiveRetransmission(const ConfigurationCheckInput& input, std::vect
   }
   if (devices.empty()) return;
   out.push_back(
-      {Severity::kInfo, check_id::kAdaptiveRetransmissionCountersAbsent, JoinList(devices, 64),
+      {SeverityOf(check_id::kAdaptiveRetransmissionCountersAbsent),
+       check_id::kAdaptiveRetransmissionCountersAbsent, JoinList(devices, 64),
        "No roce_adp_retrans* counters in hw_counters/ of " + JoinList(devices) +
            ": the driver only exposes them when the firmware reports RoCE acceleration support, "
            "so adaptive retransmission (which MegaScale enabled to ride out flaps) is "

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "diagnose/check_groups.h"
+#include "model/check_policy.h"
 #include "model/gid.h"
 
 namespace rocewatch {
@@ -35,7 +36,8 @@ void CheckIndexAcrossRails(const NodeSnapshot& snapshot, std::vector<Finding>& o
   for (const auto& [port, index] : index_of) {
     if (index == common) continue;
     out.push_back(
-        {Severity::kWarning, check_id::kRoceV2Ipv4GidIndexDiffers, port,
+        {SeverityOf(check_id::kRoceV2Ipv4GidIndexDiffers), check_id::kRoceV2Ipv4GidIndexDiffers,
+         port,
          port + " has its RoCE v2 IPv4 GID at index " + std::to_string(index) + " while " +
              std::to_string(count[common]) + " of the node's " + std::to_string(index_of.size()) +
              " rails have it at index " + std::to_string(common) +
@@ -79,7 +81,7 @@ void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<F
     }
     if (missing.empty()) continue;
     out.push_back(
-        {Severity::kCritical, check_id::kIpv6WithoutRoceV2Gid, netdev,
+        {SeverityOf(check_id::kIpv6WithoutRoceV2Gid), check_id::kIpv6WithoutRoceV2Gid, netdev,
          netdev + " (" + port_of_netdev[netdev] + ") has " + JoinList(missing) +
              " but no RoCE v2 GID for " + (missing.size() > 1 ? "them" : "it") +
              ": NCCL with NCCL_IB_ADDR_FAMILY=AF_INET6 finds no usable GID for it and RDMA "

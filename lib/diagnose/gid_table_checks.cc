@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -43,7 +45,7 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
       const std::string subject = Subject(device, port);
       if (!port.IsActive()) {
         findings.push_back(
-            {Severity::kWarning, "port_not_active", subject,
+            {SeverityOf("port_not_active"), "port_not_active", subject,
              "port state is " + (port.state.empty() ? std::string("unknown") : port.state) +
                  " (phys_state " + (port.phys_state.empty() ? "unknown" : port.phys_state) + ")",
              "check the cable, transceiver and switch port; `ip link show` the port's netdev; "
@@ -64,7 +66,7 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
             // Not found among what could be read: unknown, not missing (read_failed says so).
             if (found || !port.GidTableKnown()) continue;
             findings.push_back(
-                {Severity::kCritical, "ipv4_without_roce_v2_gid", subject,
+                {SeverityOf("ipv4_without_roce_v2_gid"), "ipv4_without_roce_v2_gid", subject,
                  netdev + " has " + address.ToString() + " but the port has no RoCE v2 GID " +
                      *expected + ": NCCL (NCCL_IB_ROCE_VERSION_NUM=2, AF_INET) finds no usable GID",
                  "check `rocewatch diagnose` again in a few seconds (the kernel adds GIDs "
@@ -90,7 +92,7 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
                       " on " + (above->netdev.empty() ? std::string("?") : above->netdev);
         }
         findings.push_back(
-            {Severity::kWarning, "gid_table_hole", subject,
+            {SeverityOf("gid_table_hole"), "gid_table_hole", subject,
              evidence + ": a GID was re-added while references (live QPs) held its old slot, so it "
                         "moved to a higher index; jobs that pinned the old index use a stale GID",
              "find the jobs using this RNIC and restart them (the holes free once they exit); "

@@ -8,6 +8,7 @@
 
 #include "core/duration.h"
 #include "diagnose/check_groups.h"
+#include "model/check_policy.h"
 #include "model/gid.h"
 #include "nccl/nccl_version.h"
 
@@ -70,11 +71,27 @@ std::string DescribeGid(const GidEntry& gid) {
          (gid.netdev.empty() ? "" : " on " + gid.netdev);
 }
 
+// The GID index every QP of the group uses: the pinned one, or for an empty NCCL_IB_GID_INDEX=
+// the default of its NCCL version when that is a fixed index (0 before 2.21.5). nullopt: NCCL
+// picks per connection, or the version that would tell is unknown.
+std::optional<uint32_t> FixedGidIndex(const ProcessGroup& group) {
+  const NcclSettings& s = group.settings();
+  if (s.gid_index) {
+    if (*s.gid_index < 0) return std::nullopt;
+    return static_cast<uint32_t>(*s.gid_index);
+  }
+  if (!s.gid_index_empty) return std::nullopt;
+  const std::optional<NcclVersion> version = ParseNcclVersion(group.nccl_version());
+  if (!version || NcclDefaultGidIndex(*version) < 0) return std::nullopt;
+  return static_cast<uint32_t>(NcclDefaultGidIndex(*version));
+}
+
 void CheckGidIndex(const ConfigurationCheckInput& input, const ProcessGroup& group,
                    std::vector<Finding>& out) {
   const NcclSettings& s = group.settings();
-  if (!s.gid_index || *s.gid_index < 0) return;
-  uint32_t index = static_cast<uint32_t>(*s.gid_index);
+  const std::optional<uint32_t> fixed = FixedGidIndex(group);
+  if (!fixed) return;
+  const uint32_t index = *fixed;
   std::string family = s.address_family == NcclAddressFamily::kIpv4 ? "IPv4" : "IPv6";
   std::string type = s.roce_version == 1 ? "RoCE v1" : "RoCE v2";
   std::vector<std::string> problems;
@@ -103,14 +120,49 @@ void CheckGidIndex(const ConfigurationCheckInput& input, const ProcessGroup& gro
   }
   if (problems.empty()) return;
   out.push_back(
-      {Severity::kCritical, check_id::kNcclGidIndexWithoutRoceV2Gid, group.Subject(),
-       Setting(s, "NCCL_IB_GID_INDEX") + " is pinned but does not hold a " + type + " " + family +
-           " GID (" + Setting(s, "NCCL_IB_ADDR_FAMILY", "AF_INET") + ", " +
+      {SeverityOf(check_id::kNcclGidIndexWithoutRoceV2Gid), check_id::kNcclGidIndexWithoutRoceV2Gid,
+       group.Subject(),
+       Setting(s, "NCCL_IB_GID_INDEX") +
+           (s.gid_index_empty ? " (empty: NCCL " + group.nccl_version() + "'s default index " +
+                                    std::to_string(index) + ")"
+                              : std::string()) +
+           " is pinned but does not hold a " + type + " " + family + " GID (" +
+           Setting(s, "NCCL_IB_ADDR_FAMILY", "AF_INET") + ", " +
            Setting(s, "NCCL_IB_HCA", "all devices") + "): " + JoinList(problems, 4) +
            ". New connections of this job use the wrong or an empty GID and fail or hang.",
        "Restart the job without NCCL_IB_GID_INDEX (NCCL >= 2.21.5 picks the right GID per "
        "connection) or with the index that holds the GID on every rail; then make the GID stay "
        "put (keep RNIC addresses through carrier loss) so a pin cannot go stale again."});
+}
+
+void CheckGidIndexEmpty(const ProcessGroup& group, std::vector<Finding>& out) {
+  const NcclSettings& s = group.settings();
+  if (!s.gid_index_empty) return;
+  const std::optional<NcclVersion> version = ParseNcclVersion(group.nccl_version());
+  std::string effect;
+  if (!version) {
+    effect =
+        "its NCCL version is unknown: NCCL before 2.21.5 then uses index 0 (the link-local "
+        "GID, RoCE v1 on mlx5) for every connection, later versions pick a GID per "
+        "connection";
+  } else if (NcclDefaultGidIndex(*version) >= 0) {
+    effect = "NCCL " + version->ToString() + " then uses index " +
+             std::to_string(NcclDefaultGidIndex(*version)) +
+             " (the link-local GID, RoCE v1 on mlx5) for every connection";
+  } else {
+    effect = "NCCL " + version->ToString() +
+             " then picks a GID per connection (harmless here, but not what the setting says, "
+             "and index 0 under an NCCL before 2.21.5)";
+  }
+  out.push_back({SeverityOf(check_id::kNcclGidIndexEmpty), check_id::kNcclGidIndexEmpty,
+                 group.Subject(),
+                 "NCCL_IB_GID_INDEX is set but empty: NCCL takes an empty value as unset and "
+                 "uses its default; " +
+                     effect + ".",
+                 "Set NCCL_IB_GID_INDEX to the index the cluster pins (the RoCE v2 IPv4 GID, "
+                 "often 3) or remove it from the job's launch configuration (NCCL >= 2.21.5 "
+                 "picks per connection); an empty value usually comes from a template whose "
+                 "variable was not filled in."});
 }
 
 std::string FormatSeconds(Duration d) {
@@ -126,10 +178,10 @@ struct EffectiveSetting {
   std::string text;
 };
 
+// REQUIRES: the timeout is set or the version known (CheckTimeoutOfUnknownVersion otherwise).
 EffectiveSetting EffectiveTimeout(const NcclSettings& s,
                                   const std::optional<NcclVersion>& version) {
   if (s.timeout) return {*s.timeout, Setting(s, "NCCL_IB_TIMEOUT")};
-  if (!version) return {20, Setting(s, "NCCL_IB_TIMEOUT", "20 assumed: NCCL >= 2.23's default")};
   const long long value = NcclDefaultIbTimeout(*version);
   return {
       value,
@@ -137,12 +189,51 @@ EffectiveSetting EffectiveTimeout(const NcclSettings& s,
               ("default " + std::to_string(value) + " of NCCL " + version->ToString()).c_str())};
 }
 
+// NCCL_IB_TIMEOUT unset and the NCCL version unknown: the job runs with one of the defaults NCCL
+// has had (14 before 2.14, 18 through 2.22, 20 since 2.23), which of them cannot be told.
+void CheckTimeoutOfUnknownVersion(const ConfigurationCheckInput& input, const ProcessGroup& group,
+                                  std::vector<Finding>& out) {
+  const NcclSettings& s = group.settings();
+  const long long retry = s.retry_count.value_or(kNcclDefaultIbRetryCount);
+  std::vector<std::string> budgets;
+  std::vector<std::string> too_short;
+  struct Default {
+    long long value;
+    const char* versions;
+  };
+  static constexpr Default kDefaults[] = {
+      {14, "before 2.14"}, {18, "2.14 through 2.22"}, {20, "since 2.23"}};
+  for (const auto& [value, versions] : kDefaults) {
+    const std::optional<Duration> budget = NcclSurvivableOutage(value, retry);
+    if (!budget) continue;
+    budgets.push_back(std::to_string(value) + " (" + versions + "): " + FormatSeconds(*budget));
+    if (*budget < input.flap_ride_through) too_short.push_back(std::to_string(value));
+  }
+  out.push_back(
+      {SeverityOf(check_id::kNcclTimeoutUnsetVersionUnknown),
+       check_id::kNcclTimeoutUnsetVersionUnknown, group.Subject(),
+       "NCCL_IB_TIMEOUT unset and the job's NCCL version unknown (statically linked, or its maps "
+       "unreadable), with " +
+           Setting(s, "NCCL_IB_RETRY_CNT", "default 7") +
+           ": a QP gives up after the budget of whichever default its NCCL has: " +
+           JoinList(budgets) +
+           (too_short.empty()
+                ? std::string(".")
+                : "; with " + JoinList(too_short) + " one link flap of " +
+                      FormatDuration(input.flap_ride_through) + " kills the job's connections."),
+       "Start the job with NCCL_IB_TIMEOUT=20 or more and NCCL_IB_RETRY_CNT=7 set explicitly "
+       "(MegaScale's lesson: the default changed twice), and enable the NIC's adaptive "
+       "retransmission."});
+}
+
 void CheckTimeout(const ConfigurationCheckInput& input, const ProcessGroup& group,
                   std::vector<Finding>& out) {
   const NcclSettings& s = group.settings();
   const std::optional<NcclVersion> version = ParseNcclVersion(group.nccl_version());
-  // Both unset and the version unknown: NCCL's default cannot be told (docs/diagnose.md).
-  if (!s.timeout && !s.retry_count && !version) return;
+  if (!s.timeout && !version) {
+    CheckTimeoutOfUnknownVersion(input, group, out);
+    return;
+  }
   const EffectiveSetting timeout = EffectiveTimeout(s, version);
   const long long retry = s.retry_count.value_or(kNcclDefaultIbRetryCount);
   std::optional<Duration> budget = NcclSurvivableOutage(timeout.value, retry);
@@ -157,7 +248,8 @@ void CheckTimeout(const ConfigurationCheckInput& input, const ProcessGroup& grou
       "NCCL_IB_RETRY_CNT=7 rides out about 30 s) and NCCL_IB_RETRY_CNT=7, and enable the "
       "NIC's adaptive retransmission (MegaScale's fix for flap-induced NCCL timeouts).";
   if (*budget < input.flap_ride_through) {
-    out.push_back({Severity::kWarning, check_id::kNcclTimeoutBelowFlap, group.Subject(),
+    out.push_back({SeverityOf(check_id::kNcclTimeoutBelowFlap), check_id::kNcclTimeoutBelowFlap,
+                   group.Subject(),
                    evidence + ", shorter than a link flap of " +
                        FormatDuration(input.flap_ride_through) +
                        " that the fabric must ride out: one flap kills the job's connections.",
@@ -165,14 +257,14 @@ void CheckTimeout(const ConfigurationCheckInput& input, const ProcessGroup& grou
     return;
   }
   if (s.timeout && s.retry_count) return;  // set explicitly, and long enough
-  out.push_back({Severity::kInfo, check_id::kNcclTimeoutDefault, group.Subject(),
-                 evidence + ", enough for a link flap of " +
-                     FormatDuration(input.flap_ride_through) +
-                     ", but only by NCCL's default: another NCCL version changes it (14 before "
-                     "2.14, 18 through 2.22, 20 from 2.23).",
-                 "Set NCCL_IB_TIMEOUT and NCCL_IB_RETRY_CNT explicitly in the job's launch "
-                 "configuration (MegaScale's lesson), e.g. NCCL_IB_TIMEOUT=20 "
-                 "NCCL_IB_RETRY_CNT=7."});
+  out.push_back(
+      {SeverityOf(check_id::kNcclTimeoutDefault), check_id::kNcclTimeoutDefault, group.Subject(),
+       evidence + ", enough for a link flap of " + FormatDuration(input.flap_ride_through) +
+           ", but only by NCCL's default: another NCCL version changes it (14 before "
+           "2.14, 18 through 2.22, 20 from 2.23).",
+       "Set NCCL_IB_TIMEOUT and NCCL_IB_RETRY_CNT explicitly in the job's launch "
+       "configuration (MegaScale's lesson), e.g. NCCL_IB_TIMEOUT=20 "
+       "NCCL_IB_RETRY_CNT=7."});
 }
 
 void CheckHcaNamesDevices(const ConfigurationCheckInput& input, const ProcessGroup& group,
@@ -198,7 +290,7 @@ void CheckHcaNamesDevices(const ConfigurationCheckInput& input, const ProcessGro
   std::vector<std::string> present;
   for (const Device& device : input.snapshot->devices) present.push_back(device.name);
   out.push_back(
-      {Severity::kWarning, check_id::kNcclHcaAbsentDevice, group.Subject(),
+      {SeverityOf(check_id::kNcclHcaAbsentDevice), check_id::kNcclHcaAbsentDevice, group.Subject(),
        Setting(s, "NCCL_IB_HCA") + " names " + JoinList(absent) +
            ", absent on this node (devices: " +
            (present.empty() ? std::string("none") : JoinList(present)) +
@@ -211,7 +303,8 @@ void CheckHcaNamesDevices(const ConfigurationCheckInput& input, const ProcessGro
 void CheckInvalid(const ProcessGroup& group, std::vector<Finding>& out) {
   const NcclSettings& s = group.settings();
   if (s.invalid.empty()) return;
-  out.push_back({Severity::kWarning, check_id::kNcclInvalidSetting, group.Subject(),
+  out.push_back({SeverityOf(check_id::kNcclInvalidSetting), check_id::kNcclInvalidSetting,
+                 group.Subject(),
                  "NCCL ignores " + JoinList(s.invalid) +
                      " (not a valid value) and uses its default instead: the job does not run "
                      "with the setting its owner intended.",
@@ -226,6 +319,7 @@ void CheckNcclSettings(const ConfigurationCheckInput& input, std::vector<Finding
   if (input.nccl == nullptr) return;
   for (const ProcessGroup& group : GroupBySettings(*input.nccl)) {
     CheckGidIndex(input, group, out);
+    CheckGidIndexEmpty(group, out);
     CheckTimeout(input, group, out);
     CheckHcaNamesDevices(input, group, out);
     CheckInvalid(group, out);
@@ -235,7 +329,8 @@ void CheckNcclSettings(const ConfigurationCheckInput& input, std::vector<Finding
   std::vector<std::string> pids;
   for (int pid : unreadable) pids.push_back(std::to_string(pid));
   out.push_back(
-      {Severity::kInfo, check_id::kNcclEnvironmentUnreadable, "processes",
+      {SeverityOf(check_id::kNcclEnvironmentUnreadable), check_id::kNcclEnvironmentUnreadable,
+       "processes",
        "Could not read /proc/<pid>/environ or /proc/<pid>/fd of " +
            std::to_string(unreadable.size()) + " process" + (unreadable.size() > 1 ? "es" : "") +
            " (pids " + JoinList(pids, 10) +

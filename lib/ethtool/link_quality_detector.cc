@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -119,8 +121,8 @@ std::vector<Finding> LinkQualityDetector::Findings() const {
     if (status.state == LinkQualityState::kOk) continue;
     Finding f;
     const bool failing = status.state == LinkQualityState::kFailing;
-    f.severity = failing ? Severity::kCritical : Severity::kWarning;
     f.check = failing ? "link_quality_failing" : "link_quality_degraded";
+    f.severity = SeverityOf(f.check);
     f.subject = netdev;
     f.message =
         std::string("link quality ") + LinkQualityStateLabel(status.state) + ": " + status.reason;

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "ethtool/ethtool_samples.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -215,7 +216,7 @@ std::vector<Finding> OneShotLinkQualityFindings(const std::vector<LinkQualityEnt
     if (r.link_state && r.link_state->link_up && !*r.link_state->link_up) {
       const std::string why = DescribeLinkExtState(*r.link_state);
       if (!why.empty())
-        findings.push_back({Severity::kWarning, "link_down_reason", e.netdev,
+        findings.push_back({SeverityOf("link_down_reason"), "link_down_reason", e.netdev,
                             "link is down: " + why + " (the driver's link_ext_state)",
                             "see docs/runbooks/RoceLinkDown.md; the reason names the side to "
                             "look at (cable, module, autonegotiation, signal integrity)"});

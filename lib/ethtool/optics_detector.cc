@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -95,19 +97,19 @@ std::vector<Finding> OpticsFindings(const std::string& netdev, const OpticsStatu
     std::string lanes;
     for (int lane : status.dark_lanes) lanes += (lanes.empty() ? "" : ", ") + std::to_string(lane);
     findings.push_back(
-        {Severity::kCritical, "optics_lane_dark", netdev,
+        {SeverityOf("optics_lane_dark"), "optics_lane_dark", netdev,
          "transceiver lane" + std::string(status.dark_lanes.size() > 1 ? "s " : " ") + lanes +
              " receive no light while the other lanes hold",
          "one lane of the link is dark: clean or reseat the connector, replace the cable or "
          "transceiver at either end (docs/runbooks/RoceOpticsOutOfRange.md)"});
   }
   if (!alarms.empty())
-    findings.push_back({Severity::kCritical, "optics_alarm", netdev,
+    findings.push_back({SeverityOf("optics_alarm"), "optics_alarm", netdev,
                         "transceiver out of its alarm range: " + alarms,
                         "replace the transceiver or cable, or fix its cooling; check the far end "
                         "(docs/runbooks/RoceOpticsOutOfRange.md)"});
   if (!warnings.empty())
-    findings.push_back({Severity::kWarning, "optics_warning", netdev,
+    findings.push_back({SeverityOf("optics_warning"), "optics_warning", netdev,
                         "transceiver out of its warning range: " + warnings,
                         "schedule a cable/transceiver check before it reaches the alarm range "
                         "(docs/runbooks/RoceOpticsOutOfRange.md)"});

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "model/check_policy.h"
+
 namespace rocewatch {
 namespace {
 
@@ -74,8 +76,8 @@ std::vector<Finding> PfcStormDetector::Findings() const {
   for (const auto& [key, status] : priorities_) {
     if (!status.storm) continue;
     Finding f;
-    f.severity = Severity::kWarning;
     f.check = key.direction == PauseDirection::kTx ? "pfc_storm_tx" : "pfc_storm_rx";
+    f.severity = SeverityOf(f.check);
     f.subject = key.netdev;
     const int percent =
         status.paused_fraction ? static_cast<int>(std::lround(*status.paused_fraction * 100)) : -1;
@@ -104,8 +106,8 @@ std::vector<Finding> PfcStormDetector::Findings() const {
   for (const auto& [netdev, driver] : driver_) {
     if (driver.warning_events_in_window == 0 && driver.error_events_in_window == 0) continue;
     Finding f;
-    f.severity = driver.error_events_in_window > 0 ? Severity::kCritical : Severity::kWarning;
     f.check = "pfc_storm_driver";
+    f.severity = SeverityOf(f.check);
     f.subject = netdev;
     f.message = "the NIC detected a device stall sending pause (" +
                 std::to_string(driver.warning_events_in_window) + " warning and " +

@@ -70,7 +70,11 @@ NcclSettings InterpretNcclSettings(std::map<std::string, std::string> variables)
     s.invalid.push_back(std::string(name) + "=" + it->second);
     return std::nullopt;
   };
-  s.gid_index = number("NCCL_IB_GID_INDEX", -1, 65535);
+  if (auto it = s.raw.find("NCCL_IB_GID_INDEX"); it != s.raw.end() && it->second.empty()) {
+    s.gid_index_empty = true;
+  } else {
+    s.gid_index = number("NCCL_IB_GID_INDEX", -1, 65535);
+  }
   s.timeout = number("NCCL_IB_TIMEOUT", 0, 31);
   s.retry_count = number("NCCL_IB_RETRY_CNT", 0, 7);
   s.roce_version = number("NCCL_IB_ROCE_VERSION_NUM", 1, 2).value_or(2);

@@ -47,7 +47,11 @@ enum class NcclAddressFamily { kIpv4, kIpv6 };
 struct NcclSettings {
   std::map<std::string, std::string> raw;  // every NCCL_* variable found, by name
 
-  std::optional<long long> gid_index;                           // NCCL_IB_GID_INDEX (-1 = auto)
+  std::optional<long long> gid_index;  // NCCL_IB_GID_INDEX (-1 = auto)
+  // NCCL_IB_GID_INDEX= set to the empty string: NCCL takes an empty value as unset (its
+  // ncclLoadParam parses only a non-empty one) and uses its version's default, which is index 0
+  // (the link-local GID) before 2.21.5. Not in `invalid`; gid_index stays nullopt.
+  bool gid_index_empty = false;
   NcclAddressFamily address_family = NcclAddressFamily::kIpv4;  // NCCL_IB_ADDR_FAMILY
   std::optional<NcclHcaSpec> hca;                               // NCCL_IB_HCA
   std::optional<long long> timeout;                             // NCCL_IB_TIMEOUT (0..31)

@@ -1,6 +1,7 @@
 #include "nccl/nccl_process_scan.h"
 
 #include "nccl/nccl_library.h"
+#include "procfs/kernel_thread.h"
 
 namespace rocewatch {
 namespace {
@@ -33,6 +34,7 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
     bool unreadable = false;
 
     StatusOr<std::vector<std::string>> fds = fs.ListDir(JoinPath(dir, "fd"));
+    const bool no_descriptors = fds.ok() && fds->empty();
     if (fds.ok()) {
       for (const std::string& fd : *fds) {
         StatusOr<std::string> target = fs.ReadLink(JoinPath(JoinPath(dir, "fd"), fd));
@@ -51,6 +53,14 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
       variables = ParseEnvironBlock(*environ, "NCCL_");
     } else if (Unreadable(environ.status())) {
       unreadable = true;
+    }
+    // A kernel thread runs no job: not a process whose settings went unchecked. Its stat is
+    // read only when something else failed, so a healthy scan costs no extra read.
+    if (unreadable &&
+        (IsKernelThreadEnvironError(environ.status()) || (no_descriptors && !environ.ok()) ||
+         IsKernelThread(fs, procfs_root, process.pid))) {
+      ++scan.kernel_threads;
+      continue;
     }
     if (unreadable) scan.unreadable_pids.push_back(process.pid);
     if (!found.uses_uverbs && variables.empty()) continue;

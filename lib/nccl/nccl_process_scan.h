@@ -25,8 +25,11 @@ struct NcclProcess {
 struct NcclProcessScan {
   std::vector<NcclProcess> processes;  // ascending pid
   // Pids whose environ or fd directory could not be read (permission denied or I/O error);
-  // processes that exited during the scan are not counted.
+  // processes that exited during the scan and kernel threads (procfs/kernel_thread.h) are not
+  // counted.
   std::vector<int> unreadable_pids;
+  // Kernel threads whose environ or fd directory could not be read, skipped (they run no job).
+  size_t kernel_threads = 0;
 };
 
 // environ is at most a few pages in practice; a bigger block is cut at this bound (the parser

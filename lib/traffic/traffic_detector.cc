@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/duration.h"
+#include "model/check_policy.h"
 #include "traffic/format_rate.h"
 
 namespace rocewatch {
@@ -314,41 +315,50 @@ void TrafficDetector::EvaluateActive(MonoTime at, Tracker& tracker, const PortFa
 
 std::vector<Finding> TrafficDetector::Findings() const {
   struct Kind {
-    TrafficState state;
-    Severity severity;
     const char* check;
     const char* headline;
     const char* remedy;
   };
-  static const Kind kKinds[] = {
-      {TrafficState::kCollapsed, Severity::kCritical, "traffic_collapsed", "RDMA traffic collapsed",
-       "Check the rail's link and cable (rocewatch diagnose: link_downed, symbol_error, "
-       "retransmission counters), its switch port and the job's NCCL log; a dead rail stalls "
-       "every collective: restart the job without this node. If the job deliberately uses a "
-       "subset of the rails (NCCL_IB_HCA) or nodes idle between jobs, tune "
-       "--traffic-node-stop-window."},
-      {TrafficState::kDegraded, Severity::kWarning, "traffic_degraded", "RDMA traffic degraded",
-       "Compare the rail with its siblings: retransmissions and ACK timeouts point at the link "
-       "or cable (symbol_error, link_error_recovery), CNPs at congestion (PFC/ECN settings, "
-       "the switch); enable adaptive retransmission, and raise NCCL_IB_TIMEOUT so that a "
-       "short flap does not kill the job."},
-  };
+  static const Kind kCollapsed = {
+      "traffic_collapsed", "RDMA traffic collapsed",
+      "Check the rail's link and cable (rocewatch diagnose: link_downed, symbol_error, "
+      "retransmission counters), its switch port and the job's NCCL log; a dead rail stalls "
+      "every collective: restart the job without this node. If the job deliberately uses a "
+      "subset of the rails (NCCL_IB_HCA) or nodes idle between jobs, tune "
+      "--traffic-node-stop-window."};
+  static const Kind kNodeStopped = {
+      "traffic_node_stopped", "RDMA traffic stopped on every rail, consumers not known",
+      "Check whether a job is scheduled on this node: a hung job and a node between jobs look "
+      "the same while rocewatch cannot tell who holds the rails (traffic that no process holds "
+      "comes from a kernel RDMA user such as NFS over RDMA or NVMe-oF). Give rocewatch read "
+      "access to /proc or the kubelet's pod-resources socket so that it can tell."};
+  static const Kind kDegraded = {
+      "traffic_degraded", "RDMA traffic degraded",
+      "Compare the rail with its siblings: retransmissions and ACK timeouts point at the link "
+      "or cable (symbol_error, link_error_recovery), CNPs at congestion (PFC/ECN settings, "
+      "the switch); enable adaptive retransmission, and raise NCCL_IB_TIMEOUT so that a "
+      "short flap does not kill the job."};
   std::vector<Finding> findings;
   for (const auto& [key, status] : statuses_) {
-    for (const Kind& kind : kKinds) {
-      if (status.state != kind.state) continue;
-      // A node-wide stop nobody can attribute to a live consumer may be a node between jobs.
-      const Severity severity = status.node_wide && status.consumers != ConsumerKnowledge::kPresent
-                                    ? Severity::kWarning
-                                    : kind.severity;
-      findings.push_back({severity, kind.check, key.ToString(),
-                          std::string(kind.headline) + " for " +
-                              WholeSeconds(last_at_ - status.state_since) + ": " + status.reason +
-                              "; " + DescribeErrorRises(status.error_rises, options_.error_window),
-                          kind.remedy});
+    const Kind* kind = nullptr;
+    if (status.state == TrafficState::kCollapsed) {
+      kind = IsUnattributedNodeStop(status) ? &kNodeStopped : &kCollapsed;
+    } else if (status.state == TrafficState::kDegraded) {
+      kind = &kDegraded;
     }
+    if (kind == nullptr) continue;
+    findings.push_back({SeverityOf(kind->check), kind->check, key.ToString(),
+                        std::string(kind->headline) + " for " +
+                            WholeSeconds(last_at_ - status.state_since) + ": " + status.reason +
+                            "; " + DescribeErrorRises(status.error_rises, options_.error_window),
+                        kind->remedy});
   }
   return findings;
+}
+
+bool IsUnattributedNodeStop(const PortTrafficStatus& status) {
+  return status.state == TrafficState::kCollapsed && status.node_wide &&
+         status.consumers != ConsumerKnowledge::kPresent;
 }
 
 }  // namespace rocewatch

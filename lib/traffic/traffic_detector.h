@@ -68,6 +68,13 @@ struct PortTrafficStatus {
   bool node_wide = false;
 };
 
+// A node-wide stop that no known consumer explains (consumers not kPresent, including traffic
+// that proved a consumer the sources do not see): the warning traffic_node_stopped, never the
+// critical traffic_collapsed. The daemon exports `consumers` per port
+// (rocewatch_traffic_consumers{knowledge}) and per device (rocewatch_rdma_consumers_known), so
+// that the alert rules read this answer and no other.
+bool IsUnattributedNodeStop(const PortTrafficStatus& status);
+
 // Where a port starts from when another detector (the running daemon's) has watched it, so that
 // the first rates and states of a new detector agree with it: its learned baseline, its state,
 // and its byte counters at a known instant (the first observation's rate is then measured from
@@ -99,10 +106,10 @@ class TrafficDetector {
   const std::map<PortKey, PortTrafficStatus>& ports() const { return statuses_; }
   const PortTrafficStatus* Find(const PortKey& key) const;
 
-  // A critical finding per collapsed port (a warning for a node-wide stop whose consumers are
-  // unknown) and a warning per degraded port, each with its reason and the error counters that
-  // rose with the drop. A port without carrier gets none here: the
-  // netlink component reports the carrier loss (one cause, one alert).
+  // traffic_collapsed (critical) per collapsed port, traffic_node_stopped (warning) instead for
+  // a node-wide stop that IsUnattributedNodeStop, traffic_degraded (warning) per degraded port,
+  // each with its reason and the error counters that rose with the drop. A port without carrier
+  // gets none here: the netlink component reports the carrier loss (one cause, one alert).
   std::vector<Finding> Findings() const;
 
   const TrafficOptions& options() const { return options_; }

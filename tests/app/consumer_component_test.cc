@@ -73,6 +73,25 @@ TEST_F(ConsumerComponentTest, ExportsConsumersAndWhetherTheirAbsenceIsKnown) {
   EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
 }
 
+// A kernel RDMA user (NFS over RDMA, NVMe-oF): the scan sees nobody on mlx5_1, while the traffic
+// detector sees traffic there. What is exported is the detector's view: unknown, not "nobody".
+TEST_F(ConsumerComponentTest, TrafficNoHolderExplainsMakesTheConsumersUnknown) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  ASSERT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
+  board_->SetTrafficUnexplained("mlx5_1", true);
+  std::string text = Exposition();
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 0);
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers{device=\"mlx5_1\"}"), 0);
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_0\"}"), 1);
+  EXPECT_EQ(board_->EffectiveKnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
+  EXPECT_NE(board_->DescribeEffectiveConsumers("mlx5_1").find("kernel RDMA user"),
+            std::string::npos);
+  board_->SetTrafficUnexplained("mlx5_1", false);  // a consumer was found, or the job forgotten
+  text = Exposition();
+  EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 1);
+}
+
 TEST_F(ConsumerComponentTest, ABlindScanIsUnknownAndCountedNotIdle) {
   node_.Consumer(4100, 0);
   node_.Add(ProcfsFixture::Plain(4200));

@@ -106,6 +106,34 @@ TEST_F(TrafficComponentTest, AStoppedRailIsCollapsedWithAnEventAndACriticalFindi
       << traffic_->RatesLine();
 }
 
+// Every rail carries traffic no process is seen holding (the sources say nobody: a kernel RDMA
+// user), then all of it stops: the detector's "unknown" is exported and the stop is a warning.
+TEST_F(TrafficComponentTest, TrafficNoHolderExplainsIsUnknownAndItsStopNeverCritical) {
+  auto board = std::make_shared<ConsumerBoard>();
+  ConsumerObservation nobody;
+  for (int r = 0; r < 4; ++r)
+    nobody.devices["mlx5_" + std::to_string(r)] = {ConsumerKnowledge::kNone, {}};
+  board->Publish(nobody);
+  traffic_->UseConsumers(board);
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(20));
+  const std::string rail = R"({device="mlx5_0",port="1")";
+  EXPECT_EQ(Sample("rocewatch_traffic_consumers" + rail + R"(,knowledge="unknown"})"), 1);
+  EXPECT_EQ(Sample("rocewatch_traffic_consumers" + rail + R"(,knowledge="none"})"), 0);
+  EXPECT_EQ(board->EffectiveKnowledgeOf("mlx5_0"), ConsumerKnowledge::kUnknown);
+  EXPECT_TRUE(board->TakeFullScanRequest());  // and the daemon looks for the consumer
+  for (double& rate : source_.rates_) rate = 0;
+  RunFor(std::chrono::minutes(11));  // past the node-stop window
+  EXPECT_EQ(Sample(R"(rocewatch_traffic_collapsed_node_wide{device="mlx5_0",port="1"})"), 1);
+  std::vector<Finding> findings = monitor_.CurrentFindings();
+  ASSERT_EQ(findings.size(), 4u);
+  for (const Finding& f : findings) {
+    EXPECT_EQ(f.check, "traffic_node_stopped");
+    EXPECT_EQ(f.severity, Severity::kWarning);
+    EXPECT_NE(f.message.find("kernel RDMA user"), std::string::npos) << f.message;
+  }
+}
+
 TEST_F(TrafficComponentTest, CarrierFromTheNetlinkStateMakesLinkDown) {
   ASSERT_TRUE(monitor_.Start().ok());
   RunFor(seconds(20));

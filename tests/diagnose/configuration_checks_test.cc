@@ -335,11 +335,44 @@ TEST_F(ConfigurationChecksTest, UnsetTimeoutLongEnoughByDefaultIsInformation) {
   EXPECT_THAT(f[0].remedy, HasSubstr("explicitly"));
 }
 
-TEST_F(ConfigurationChecksTest, UnknownVersionAndUnsetSettingsSayNothingTheyCannotKnow) {
-  host_.Process(4100, "python3", {}, true);  // statically linked NCCL: no libnccl in maps
-  EXPECT_TRUE(Run(check_id::kNcclTimeoutBelowFlap).empty());
-  EXPECT_TRUE(Run(check_id::kNcclTimeoutDefault).empty());
+TEST_F(ConfigurationChecksTest, UnsetTimeoutOfAnUnknownNcclVersionWarnsWithEveryDefaultItMayGet) {
+  host_
+      .Process(4100, "python3", {}, true)  // statically linked NCCL: no libnccl in maps
+      .Process(4200, "python3", {"NCCL_IB_RETRY_CNT=7"}, true)
+      .Process(4300, "python3", {"NCCL_IB_TIMEOUT=22", "NCCL_IB_RETRY_CNT=7"}, true);
+  std::vector<Finding> f = Run(check_id::kNcclTimeoutUnsetVersionUnknown);
+  ASSERT_EQ(f.size(), 2u);  // 4300 set both: its budget is known
   EXPECT_TRUE(facts_.nccl.processes[0].nccl_version.empty());
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_EQ(f[0].subject, "pid 4100 (python3)");
+  EXPECT_THAT(f[0].message, HasSubstr("14 (before 2.14): 0.47 s, 18 (2.14 through 2.22): 7.52 s "
+                                      "and 20 (since 2.23): 30.06 s"));
+  EXPECT_THAT(f[0].message, HasSubstr("with 14 and 18 one link flap of 10s kills"));
+  EXPECT_THAT(f[1].message, HasSubstr("NCCL_IB_RETRY_CNT=7"));
+  EXPECT_TRUE(Run(check_id::kNcclTimeoutBelowFlap).empty());  // not guessed as 20 any more
+  EXPECT_TRUE(Run(check_id::kNcclTimeoutDefault).empty());
+}
+
+TEST_F(ConfigurationChecksTest, EmptyGidIndexIsNamedWithTheDefaultNcclUsesInstead) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX="}, true)
+      .Process(4200, "python3", {"NCCL_IB_GID_INDEX="}, true)
+      .File("/proc/4200/maps", MapsWithNccl("2.18.3"))
+      .Process(4300, "python3", {"NCCL_IB_GID_INDEX="}, true)
+      .File("/proc/4300/maps", MapsWithNccl("2.23.4"));
+  std::vector<Finding> f = Run(check_id::kNcclGidIndexEmpty);
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_THAT(f[0].message, HasSubstr("version is unknown: NCCL before 2.21.5 then uses index 0 "
+                                      "(the link-local GID"));
+  EXPECT_THAT(f[1].message, HasSubstr("NCCL 2.18.3 then uses index 0"));
+  EXPECT_THAT(f[2].message, HasSubstr("NCCL 2.23.4 then picks a GID per connection"));
+  EXPECT_TRUE(Run(check_id::kNcclInvalidSetting).empty());  // NCCL accepts it as unset
+  // Under 2.18.3 every QP uses index 0, the link-local RoCE v1 GID: the pinned-index check runs.
+  std::vector<Finding> pinned = Run(check_id::kNcclGidIndexWithoutRoceV2Gid);
+  ASSERT_EQ(pinned.size(), 1u);
+  EXPECT_EQ(pinned[0].subject, "pid 4200 (python3)");
+  EXPECT_THAT(pinned[0].message,
+              HasSubstr("NCCL_IB_GID_INDEX= (empty: NCCL 2.18.3's default index 0) is pinned"));
 }
 
 TEST_F(ConfigurationChecksTest, NcclHcaNamingAbsentDevicesWarns) {
@@ -378,6 +411,19 @@ TEST_F(ConfigurationChecksTest, UnreadableProcessesAreSaidNotHidden) {
   EXPECT_EQ(f[0].severity, Severity::kInfo);
   EXPECT_THAT(f[0].message, HasSubstr("of 1 process (pids 4200; permission denied)"));
   EXPECT_TRUE(Run(check_id::kNcclEnvironmentUnreadable).empty());
+}
+
+TEST_F(ConfigurationChecksTest, KernelThreadsAreNotProcessesWithUnreadableSettings) {
+  // As root on Linux 6.18: a kernel thread's environ fails with ESRCH, its fd/ is empty.
+  host_.File("/proc/2/comm", "kthreadd\n")
+      .File("/proc/2/stat", "2 (kthreadd) S 0 0 0 0 -1 2129984")
+      .File("/proc/3/comm", "pool_workqueue_release\n")
+      .File("/proc/3/stat", "3 (pool_workqueue_release) S 2 0 0 0 -1 2129984");
+  PosixFileSystem posix;
+  FaultInjectingFileSystem kernel(&posix);
+  kernel.FailPath(host_.paths().procfs_root + "/2/environ", ESRCH);
+  kernel.FailPath(host_.paths().procfs_root + "/3/environ", ESRCH);
+  EXPECT_TRUE(Run(check_id::kNcclEnvironmentUnreadable, &kernel).empty());
 }
 
 // --- GID tables ---

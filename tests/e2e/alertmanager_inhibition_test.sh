@@ -3,12 +3,14 @@
 # alerts are posted to its API at once; its API says which are inhibited, the PagerDuty stand-in
 # shows what paged.
 #   - RoceLinkDown silences the traffic alerts of its port (not of another port);
-#   - RoceGidDrift silences RoceGidIndexMismatch / RoceGidIndexInconsistent of its device and the
-#     traffic alerts of its node; RoceIpMissing silences the mismatch of its netdev (not of another);
+#   - RoceGidDrift silences RoceGidIndexMismatch / RoceGidIndexInconsistent and the traffic alerts
+#     of its own port only: a drift on mlx5_0 leaves a collapse on mlx5_3 paging; RoceIpMissing
+#     silences the mismatch and the traffic alerts of its netdev (not of another);
 #   - RoceFabricFlapStorm silences the per-node RoceLinkFlapping / RoceIpLostDuringFlap /
 #     RoceLinkDown of its cluster (not of another cluster), never RoceGidDrift;
-#   - critical alerts page once per node (one incident, every alert of the node listed); warnings
-#     never reach PagerDuty (receiver rocewatch-warnings).
+#   - critical alerts page once per rail (node and netdev: one incident, every alert of the rail
+#     listed); warnings never reach PagerDuty (receiver rocewatch-warnings), but RoceTrafficDegraded
+#     which pages at warning severity (receiver pagerduty-low-urgency).
 # Exit 77 when prometheus-alertmanager, amtool, curl or python3 is missing.
 set -euo pipefail
 source "$(dirname "$0")/monitoring_stack.sh"
@@ -38,6 +40,9 @@ alerts=$(printf '%s,' \
   "$(alert RoceGidIndexInconsistent warning cluster=a instance=n2:9879 device=mlx5_0 port=1 netdev=ens1f0np0 index=5)" \
   "$(alert RoceGidIndexMismatch critical cluster=a instance=n2:9879 device=mlx5_1 port=1 netdev=ens2f0np0)" \
   "$(alert RoceTrafficCollapsed critical cluster=a instance=n2:9879 device=mlx5_3 port=1 netdev=ens4f0np0 state=collapsed)" \
+  "$(alert RoceTrafficCollapsed critical cluster=a instance=n2:9879 device=mlx5_0 port=1 netdev=ens1f0np0 state=collapsed)" \
+  "$(alert RoceTrafficDegraded warning cluster=a instance=n2:9879 device=mlx5_2 port=1 netdev=ens3f0np0 state=degraded)" \
+  "$(alert RoceTrafficCollapsed critical cluster=a instance=n3:9879 device=mlx5_1 port=1 netdev=ens2f0np0 state=collapsed)" \
   "$(alert RoceIpMissing critical cluster=a instance=n3:9879 netdev=ens2f0np0)" \
   "$(alert RoceGidIndexMismatch critical cluster=a instance=n3:9879 device=mlx5_1 port=1 netdev=ens2f0np0)" \
   "$(alert RoceGidIndexMismatch critical cluster=a instance=n3:9879 device=mlx5_2 port=1 netdev=ens3f0np0)" \
@@ -54,6 +59,7 @@ paged() {
 }
 e2e_wait_until 30 "the uninhibited critical alerts paged" bash -c "$(declare -f paged e2e_pd_has e2e_pd_events); PD_EVENTS='$PD_EVENTS'
   paged n1:9879 RoceTrafficCollapsed && paged n2:9879 RoceGidDrift && paged n3:9879 RoceIpMissing &&
+  paged n2:9879 RoceTrafficCollapsed && paged n2:9879 RoceTrafficDegraded &&
   paged '' RoceFabricFlapStorm && paged n8:9879 RoceGidDrift"
 # Let Alertmanager flush a few more group intervals (2 s in the test copy) before asserting.
 sleep 6
@@ -73,7 +79,9 @@ expected = [
     (("RoceGidIndexMismatch", "n2:9879"), {"device": "mlx5_0"}, "inhibited"),   # drift, same device
     (("RoceGidIndexInconsistent", "n2:9879"), {"device": "mlx5_0"}, "inhibited"),
     (("RoceGidIndexMismatch", "n2:9879"), {"device": "mlx5_1"}, "active"),      # another device
-    (("RoceTrafficCollapsed", "n2:9879"), {"device": "mlx5_3"}, "inhibited"),   # drift on the node
+    (("RoceTrafficCollapsed", "n2:9879"), {"device": "mlx5_0"}, "inhibited"),   # drift, same port
+    (("RoceTrafficCollapsed", "n2:9879"), {"device": "mlx5_3"}, "active"),      # another rail
+    (("RoceTrafficCollapsed", "n3:9879"), {"netdev": "ens2f0np0"}, "inhibited"),  # its IP is missing
     (("RoceGidIndexMismatch", "n3:9879"), {"netdev": "ens2f0np0"}, "inhibited"),  # its IP is missing
     (("RoceGidIndexMismatch", "n3:9879"), {"netdev": "ens3f0np0"}, "active"),
     (("RoceLinkFlapping", "n7:9879"), {}, "inhibited"),                         # fabric storm in b
@@ -85,7 +93,9 @@ problems = ["%s %s %s: %s, expected %s" % (n, i, l, state(n, i, **l), want)
             for (n, i), l, want in expected if state(n, i, **l) != want]
 for a in alerts:
     receivers = [r["name"] for r in a["receivers"]]
-    want = ["pagerduty-critical"] if a["labels"]["severity"] == "critical" else ["rocewatch-warnings"]
+    want = (["pagerduty-critical"] if a["labels"]["severity"] == "critical"
+            else ["pagerduty-low-urgency"] if a["labels"]["alertname"] == "RoceTrafficDegraded"
+            else ["rocewatch-warnings"])
     if receivers != want:
         problems.append("%s goes to %s, expected %s" % (a["labels"]["alertname"], receivers, want))
 print("alertmanager checks:", "all passed" if not problems else "FAILED\n  " + "\n  ".join(problems))
@@ -96,23 +106,34 @@ import json, sys
 events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
 triggers = [e["body"] for e in events if e["body"].get("event_action") == "trigger"]
 problems = []
-if any(t["payload"]["severity"] != "critical" for t in triggers):
-    problems.append("a warning paged")
-by_node = {}
+def rail(t):
+    return (t["payload"]["custom_details"]["instance"], t["payload"]["custom_details"]["netdev"].split(" ")[0])
 for t in triggers:
-    by_node.setdefault(t["payload"]["custom_details"]["instance"], set()).add(t["dedup_key"])
-for node, keys in by_node.items():
+    degraded = "RoceTrafficDegraded" in t["payload"]["custom_details"]["alerts"]
+    if t["payload"]["severity"] != ("warning" if degraded else "critical"):
+        problems.append("%s paged at %s" % (t["payload"]["summary"], t["payload"]["severity"]))
+by_rail = {}
+for t in triggers:
+    by_rail.setdefault(rail(t), set()).add(t["dedup_key"])
+for r, keys in by_rail.items():
     if len(keys) != 1:
-        problems.append("node %r: %d incidents, expected one" % (node, len(keys)))
-last = {t["payload"]["custom_details"]["instance"]: t for t in triggers}
-for node, words in {"n1:9879": ["RoceTrafficCollapsed mlx5_1/1"], "n2:9879": ["RoceGidDrift", "RoceGidIndexMismatch mlx5_1/1"]}.items():
-    listed = last[node]["payload"]["custom_details"]["alerts"]
-    problems += ["node %s: %r not in %r" % (node, w, listed) for w in words if w not in listed]
-    if "mlx5_0/1 (ens1f0np0): RoceTrafficCollapsed" in listed or "RoceTrafficCollapsed mlx5_0" in listed:
-        problems.append("node %s lists an inhibited alert: %r" % (node, listed))
+        problems.append("rail %r: %d incidents, expected one" % (r, len(keys)))
+if len({k for keys in by_rail.values() for k in keys}) != len(by_rail):
+    problems.append("two rails share an incident")
+last = {rail(t): t for t in triggers}
+for r, words in {("n1:9879", "ens2f0np0"): ["RoceTrafficCollapsed mlx5_1/1"],
+                 ("n2:9879", "ens1f0np0"): ["RoceGidDrift"],
+                 ("n2:9879", "ens2f0np0"): ["RoceGidIndexMismatch mlx5_1/1"],
+                 ("n2:9879", "ens4f0np0"): ["RoceTrafficCollapsed mlx5_3/1"]}.items():
+    listed = last[r]["payload"]["custom_details"]["alerts"] if r in last else ""
+    problems += ["rail %s: %r not in %r" % (r, w, listed) for w in words if w not in listed]
+for r, t in last.items():
+    listed = t["payload"]["custom_details"]["alerts"]
+    if r in {("n1:9879", "ens1f0np0"), ("n2:9879", "ens1f0np0")} and "RoceTrafficCollapsed" in listed:
+        problems.append("rail %s lists an inhibited alert: %r" % (r, listed))
 if any(not e["accepted"] for e in events):
     problems.append("the stand-in rejected events")
 print("pagerduty checks:", "all passed" if not problems else "FAILED %s" % problems)
 sys.exit(1 if problems else 0)
 EOF
-e2e_log "PASS: $(wc -l <"$PD_EVENTS") events; one incident per node, warnings not paged, every inhibition as configured"
+e2e_log "PASS: $(wc -l <"$PD_EVENTS") events; one incident per rail, warnings not paged (a drop at warning severity), every inhibition as configured and scoped to its rail"

@@ -120,7 +120,9 @@ e2e_start_receiver() {
 e2e_start_alertmanager() {
   local port key_file="$E2E_DIR/pagerduty-rocewatch.key" config="$E2E_DIR/alertmanager.yml"
   printf '%s' "$E2E_ROUTING_KEY" >"$key_file"
+  # E2E_AM_KEEP_TIMERS=1 keeps the shipped group_wait and group_interval (timing tests).
   python3 "$E2E_HELPERS/alertmanager_test_copy.py" --url "$PD_URL" --routing-key-file "$key_file" \
+    ${E2E_AM_KEEP_TIMERS:+--keep-timers} \
     "$E2E_SOURCE_DIR/deploy/alertmanager/alertmanager.yml" "$config" || e2e_fail "alertmanager test copy"
   amtool check-config "$config" >/dev/null || e2e_fail "amtool check-config of the test copy"
   port=$(e2e_free_port)

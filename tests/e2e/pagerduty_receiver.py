@@ -12,6 +12,7 @@ The port actually bound is written to --port-file once the server listens. Pytho
 
 import argparse
 import datetime
+import time
 import http.server
 import json
 import os
@@ -145,7 +146,7 @@ class EnqueueHandler(http.server.BaseHTTPRequestHandler):
             # PagerDuty assigns a dedup_key to a trigger that has none and returns it.
             dedup_key = body.get("dedup_key") or uuid.uuid4().hex
         self.event_log.append({"accepted": accepted, "errors": errors, "body": body,
-                               "dedup_key": dedup_key})
+                               "dedup_key": dedup_key, "received_at": time.time()})
         if accepted:
             self._answer(202, {"status": "success", "message": "Event processed",
                                "dedup_key": dedup_key})

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
 
 #include "support/fault_injecting_file_system.h"
 #include "support/host_root_builder.h"
@@ -47,6 +48,38 @@ TEST_F(NcclProcessScanTest, CountsProcessesItMayNotRead) {
   ASSERT_EQ(scan.processes.size(), 1u);
   EXPECT_EQ(scan.processes[0].pid, 4100);
   EXPECT_EQ(scan.unreadable_pids, std::vector<int>{4200});
+}
+
+TEST_F(NcclProcessScanTest, KernelThreadsAreSkippedNotCountedUnreadable) {
+  const std::string proc = host_.paths().procfs_root;
+  host_
+      .Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true)
+      // Linux 6.18 as root: environ fails with ESRCH (no stat needed).
+      .File("/proc/3/comm", "pool_workqueue_\n")
+      // Root on an older kernel or a protected environ: fd/ is there and empty.
+      .File("/proc/4/comm", "kworker/R-rcu_g\n")
+      // Not root: fd/ and environ are both denied; stat (world-readable) names kthreadd as parent.
+      .File("/proc/5/comm", "kworker/0:0H\n")
+      .File("/proc/5/stat", "5 (kworker/0:0H) I 2 0 0 0 -1 4194368 0 0 0 0")
+      // ... or carries PF_KTHREAD (0x00200000) whatever its parent.
+      .File("/proc/6/comm", "weird) (name\n")
+      .File("/proc/6/stat", "6 (weird) (name) S 1 0 0 0 -1 2097216 0 0")
+      // A user process that reads the same as 5 without the kernel-thread signs.
+      .File("/proc/7/comm", "sshd\n")
+      .File("/proc/7/stat", "7 (sshd) S 1 7 7 0 -1 4194560 0 0");
+  std::filesystem::create_directories(host_.root() + "/proc/4/fd");
+  PosixFileSystem posix;
+  FaultInjectingFileSystem kernel(&posix);
+  kernel.FailPath(proc + "/3/environ", ESRCH);
+  kernel.FailPath(proc + "/4/environ", EACCES);
+  for (int pid : {5, 6, 7}) {
+    kernel.FailPath(proc + "/" + std::to_string(pid) + "/environ", EACCES);
+    kernel.FailPrefix(proc + "/" + std::to_string(pid) + "/fd", EACCES);
+  }
+  NcclProcessScan scan = Scan(kernel);
+  ASSERT_EQ(scan.processes.size(), 1u);
+  EXPECT_EQ(scan.kernel_threads, 4u);
+  EXPECT_EQ(scan.unreadable_pids, std::vector<int>{7});
 }
 
 TEST_F(NcclProcessScanTest, ProcessesThatExitDuringTheScanAreNotCounted) {

@@ -1,6 +1,6 @@
 // The traffic detector with consumer knowledge: a rail nobody holds is idle however long it is
 // quiet; a rail whose consumers are alive collapses as before; unknown consumers keep the old
-// rules but a node-wide stop is only a warning.
+// rules but a node-wide stop is only a warning (traffic_node_stopped, never traffic_collapsed).
 
 #include <gtest/gtest.h>
 
@@ -83,6 +83,7 @@ TEST_F(TrafficConsumersTest, HungJobWithLiveConsumersCollapsesAfterTheNodeStopWi
   EXPECT_EQ(StateOf(0), TrafficState::kCollapsed);
   EXPECT_TRUE(detector.Find(SyntheticRails::Key(0))->node_wide);
   EXPECT_EQ(worst, Severity::kCritical);
+  EXPECT_EQ(detector.Findings()[0].check, "traffic_collapsed");
   EXPECT_NE(detector.Findings()[0].message.find("the job is hung"), std::string::npos);
   // Still hung after the time a finished job would have been forgotten.
   EXPECT_EQ(CollapsedSeconds(hours(1)), 3600);
@@ -96,6 +97,8 @@ TEST_F(TrafficConsumersTest, UnknownConsumersKeepTheOldRuleAsAWarning) {
   EXPECT_GT(CollapsedSeconds(minutes(11), &worst), 0);
   EXPECT_EQ(worst, Severity::kWarning);
   EXPECT_TRUE(detector.Find(SyntheticRails::Key(1))->node_wide);
+  EXPECT_TRUE(IsUnattributedNodeStop(*detector.Find(SyntheticRails::Key(1))));
+  EXPECT_EQ(detector.Findings()[0].check, "traffic_node_stopped");
   EXPECT_NE(detector.Findings()[0].message.find("unknown"), std::string::npos);
 }
 
@@ -133,7 +136,8 @@ TEST_F(TrafficConsumersTest, TrafficNobodyIsKnownToHoldMakesTheRailUnknown) {
   rails.SetAllRates(0);
   Severity worst = Severity::kInfo;
   EXPECT_GT(CollapsedSeconds(minutes(11), &worst), 0);  // not silently idle
-  EXPECT_EQ(worst, Severity::kWarning);
+  EXPECT_EQ(worst, Severity::kWarning);                 // never a critical collapse
+  for (const Finding& f : detector.Findings()) EXPECT_EQ(f.check, "traffic_node_stopped");
   all = ConsumerKnowledge::kPresent;  // the scan finds the consumer
   Tick();
   EXPECT_EQ(detector.Find(SyntheticRails::Key(0))->consumers, ConsumerKnowledge::kPresent);
