@@ -337,7 +337,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
     }
     CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
     options.consumers.kubelet_socket = collect_kubelet_socket;
-    return RunCollect(env, options, std::cout, std::cerr);
+    return RunCollect(ConfinedHostEnv(env, common->paths), options, std::cout, std::cerr);
   }
 
   if (diagnose->parsed()) {
@@ -379,8 +379,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
                                             " (use http://HOST:PORT or none)"));
       options.daemon = *url;
     }
-    if (npd) return RunDiagnoseForNpd(env, options, std::cout);
-    return RunDiagnose(env, options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
+    const HostEnv confined = ConfinedHostEnv(env, options.common.paths);
+    if (npd) return RunDiagnoseForNpd(confined, options, std::cout);
+    return RunDiagnose(confined, options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
   }
 
   auto fail = [&](const Status& s) {
@@ -436,7 +437,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   if (!kubelet_every.ok()) return fail(kubelet_every.status());
   options.consumers.kubelet_interval = *kubelet_every;
   options.consumers.kubelet_socket = run_kubelet_socket;
-  return RunDaemon(env, options);
+  return RunDaemon(ConfinedHostEnv(env, options.common.paths), options);
 }
 
 }  // namespace rocewatch

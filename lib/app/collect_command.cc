@@ -1,6 +1,7 @@
 #include "app/collect_command.h"
 
 #include "collect/support_bundle.h"
+#include "core/terminal_text.h"
 #include "netlink/netlink_netdev_reader.h"
 
 namespace rocewatch {
@@ -20,16 +21,21 @@ int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::os
   std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
   NetlinkNetdevReader netdevs(*rtnetlink, fs, paths);
   DirectoryBundleWriter writer(options.directory);
+  if (Status opened = writer.Open(); !opened.ok()) {
+    err << "rocewatch collect: " << TerminalSafe(opened.message()) << "\n";
+    return 3;
+  }
   std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
   StatusOr<CollectSummary> summary =
       CollectSupportBundle(fs, paths, ethtool, netdevs, writer,
                            CollectOptions{options.optics, kubelet.get()}, env.clock->UnixSeconds());
   if (!summary.ok()) {
-    err << "rocewatch collect: cannot write the bundle: " << summary.status().message() << "\n";
+    err << "rocewatch collect: cannot write the bundle: "
+        << TerminalSafe(summary.status().message()) << "\n";
     return 3;
   }
   for (const std::string& failure : summary->failures)
-    err << "  not collected: " << failure << "\n";
+    err << "  not collected: " << TerminalSafe(failure) << "\n";
   out << "collected " << summary->files << " files (" << summary->netdevs.size()
       << " RNIC netdevs) into " << options.directory << "; read it anywhere with: rocewatch "
       << "diagnose --host-root " << options.directory << "\n";

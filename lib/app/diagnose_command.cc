@@ -10,6 +10,7 @@
 #include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
 #include "consumers/consumer_merge.h"
+#include "core/terminal_text.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/gid_table_checks.h"
@@ -76,6 +77,26 @@ void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
        "None needed."});
 }
 
+// One warning naming the paths under the host root that were not read because a link in them
+// leads out of it (os/beneath_path.h): in an untrusted bundle that is an attempt to make this
+// report print a file of the machine reading it.
+void ReportRefusedReads(const RefusedReads& refused, const HostPaths& paths,
+                        std::vector<Finding>& findings) {
+  const std::vector<std::string> kept = refused.Paths();
+  if (kept.empty()) return;
+  std::string list;
+  for (const std::string& path : kept) list += (list.empty() ? "" : ", ") + path;
+  if (refused.more()) list += ", ...";
+  findings.push_back(
+      {Severity::kWarning, "host_root_link_refused", paths.host_root,
+       std::to_string(kept.size()) + (refused.more() ? "+" : "") +
+           " path(s) under the host root were refused, not read: a symbolic link in them leads "
+           "out of the root (" +
+           list + "); what they hold is reported as unknown",
+       "Read bundles only from sources you trust; a link out of a bundle is never followed. On "
+       "a live host root, replace the absolute link with a relative one inside the root."});
+}
+
 }  // namespace
 
 int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
@@ -85,13 +106,13 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   const FileSystem& fs = *env.files;
   const Clock& clock = *env.clock;
   if (!fs.IsDirectory(paths.sysfs_root)) {
-    err << "rocewatch diagnose: cannot read sysfs at " << paths.sysfs_root
+    err << "rocewatch diagnose: cannot read sysfs at " << TerminalSafe(paths.sysfs_root)
         << ": not a directory (check --host-root / --sysfs-root)\n";
     return 3;
   }
   StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
   if (!gids.ok()) {
-    err << "rocewatch diagnose: " << gids.status().message() << "\n";
+    err << "rocewatch diagnose: " << TerminalSafe(gids.status().message()) << "\n";
     return 3;
   }
   // One-shot reads: nothing is kept open, everything is read on every snapshot.
@@ -135,7 +156,7 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
     monitor.SetEventObserver([&](double when, std::string_view what) {
       std::string line = FormatTime(when) + "  " + std::string(what);
       report.watch_log.push_back(line);
-      err << line << "\n" << std::flush;  // live, on stderr in both modes
+      err << TerminalSafe(line) << "\n" << std::flush;  // live, on stderr in both modes
     });
     if (!options.json) {
       err << "watching for " << std::chrono::duration<double>(*options.watch).count()
@@ -143,7 +164,7 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
     }
     Status started = monitor.Start();
     if (!started.ok()) {
-      err << "rocewatch diagnose: " << started.ToString() << "\n";
+      err << "rocewatch diagnose: " << TerminalSafe(started.ToString()) << "\n";
       return 3;
     }
     loop.ScheduleAfter(*options.watch, [&loop] { loop.Stop(); });
@@ -159,8 +180,8 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   } else {
     StatusOr<NodeSnapshot> snapshot = source.Take();
     if (!snapshot.ok()) {
-      err << "rocewatch diagnose: cannot read the RDMA devices: " << snapshot.status().ToString()
-          << "\n";
+      err << "rocewatch diagnose: cannot read the RDMA devices: "
+          << TerminalSafe(snapshot.status().ToString()) << "\n";
       return 3;
     }
     report.snapshot = std::move(snapshot).value();
@@ -245,6 +266,7 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
     }
   }
   if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
+  if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
 
   if (options.npd) {
     NpdVerdict verdict = NpdVerdictFor(report.findings);

@@ -66,6 +66,21 @@ RealHostEnv::RealHostEnv() {
   };
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
   env_.lldp = [](const std::string& netdev) { return PacketLldpSocket::Open(netdev); };
+  env_.confine = [this](const HostPaths& paths) -> const RefusedReads* {
+    const std::vector<std::string> roots = {paths.host_root, paths.sysfs_root};
+    // On a live host (root "/", sysfs /sys) nothing is confined: the kernel's trees are trusted.
+    if (paths.host_root == "/" && paths.sysfs_root == "/sys") return &refused_reads_;
+    attributes_.ConfineBeneath(roots, &refused_reads_);
+    files_.ConfineBeneath(roots, &refused_reads_);
+    return &refused_reads_;
+  };
+}
+
+HostEnv ConfinedHostEnv(const HostEnv& env, const HostPaths& paths) {
+  HostEnv confined = env;
+  if (env.confine) confined.refused_reads = env.confine(paths);
+  confined.confine = nullptr;  // once
+  return confined;
 }
 
 }  // namespace rocewatch

@@ -67,7 +67,18 @@ struct HostEnv {
   HttpFetch fetch;
   // Opens the receive-only LLDP socket of one netdev (AF_PACKET; needs CAP_NET_RAW).
   LldpSocketOpener lldp;
+
+  // Makes `attributes` and `files` resolve every path below the roots of `paths` (--host-root,
+  // --sysfs-root; "/" is no root) without following a link out of them (PosixFileSystem::
+  // ConfineBeneath) and returns where the refused paths are noted. Null (fakes): not confined.
+  // REQUIRES: called once, before any read (ConfinedHostEnv does it).
+  std::function<const RefusedReads*(const HostPaths&)> confine;
+  // The paths refused so far, once confined; null otherwise.
+  const RefusedReads* refused_reads = nullptr;
 };
+
+// `env` with its file systems confined below the roots of `paths` (HostEnv::confine).
+HostEnv ConfinedHostEnv(const HostEnv& env, const HostPaths& paths);
 
 // The real host: POSIX file systems, the system clock, systemd, libibverbs, libnl, the ethtool
 // ioctl and netlink family, the kubelet over gRPC (the kubelet module, loaded once a socket
@@ -84,6 +95,7 @@ class RealHostEnv {
  private:
   PosixFileSystem attributes_{PosixFileSystem::Options{.stop_at_short_read = true}};
   PosixFileSystem files_;
+  RefusedReads refused_reads_;
   SystemClock clock_;
   SystemdNotifier notifier_;
   std::shared_ptr<PodResourcesModule> kubelet_module_;

@@ -21,18 +21,37 @@ class BundleWriter {
   virtual Status MakeLink(const std::string& relative, const std::string& target) = 0;
 };
 
-// Writes under a directory of the local file system (created if missing).
+// Writes under a directory of the local file system. A bundle holds secrets (the environments of
+// the jobs, tokens included) and is written as root into a place others may reach (/tmp), so:
+//  - the directory is created (mode 0700) or, if it exists, must be an empty directory (not a
+//    link) owned by the writing user, and is then made 0700: links planted beforehand cannot be;
+//  - every path below it is opened without following any link (os/beneath_path.h, kNone), so a
+//    link swapped in later is refused, never written through;
+//  - files are created 0600 and directories 0700 (less if the umask says so).
 class DirectoryBundleWriter final : public BundleWriter {
  public:
   explicit DirectoryBundleWriter(std::string root) : root_(std::move(root)) {}
+  ~DirectoryBundleWriter() override;
+  DirectoryBundleWriter(const DirectoryBundleWriter&) = delete;
+  DirectoryBundleWriter& operator=(const DirectoryBundleWriter&) = delete;
+
   Status WriteFile(const std::string& relative, const std::string& content) override;
   Status MakeDir(const std::string& relative) override;
   Status MakeLink(const std::string& relative, const std::string& target) override;
 
+  // Creates or checks the root as above; the first write does it if this was not called (and
+  // each write then fails with its error). Errors: InvalidArgument for an existing directory that
+  // is not empty, a link or not a directory, or owned by another user (saying which); IoError or
+  // PermissionDenied naming the path otherwise.
+  Status Open();
+
  private:
-  Status EnsureDir(const std::string& path);
+  // Creates `relative` and its parents below the root, following no link.
+  Status EnsureDir(const std::string& relative);
   std::string root_;
-  std::set<std::string> made_;  // directories known to exist
+  int fd_ = -1;                 // the root directory, once opened
+  Status open_error_;           // why Open failed, kept
+  std::set<std::string> made_;  // directories (relative) known to exist
 };
 
 }  // namespace rocewatch

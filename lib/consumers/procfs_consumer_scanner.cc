@@ -1,11 +1,13 @@
 #include "consumers/procfs_consumer_scanner.h"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "consumers/cgroup_identity.h"
 #include "core/text.h"
 #include "nccl/nccl_environment.h"
 #include "nccl/nccl_process_scan.h"
+#include "procfs/process_gone.h"
 
 namespace rocewatch {
 namespace {
@@ -13,7 +15,7 @@ namespace {
 constexpr std::string_view kUverbsPrefix = "/dev/infiniband/";
 constexpr size_t kMaxEnvironBytesForConsumers = 4 * 1024 * 1024;
 
-bool Exited(const Status& status) { return status.code() == StatusCode::kNotFound; }
+bool Exited(const Status& status) { return ProcessGone(status); }
 
 // Between half of `period` and `period`, by pid: re-checks of the processes of a node that were
 // first seen together (the daemon's first scan) spread over half a period.
@@ -172,8 +174,10 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
       known.checked = now;
       std::vector<std::string> devices;
       Status read = ReadDevices(dir, &devices, scan);
-      if (!read.ok() && Exited(read) && !fs_.IsDirectory(dir)) {
-        known_.erase(it);  // exited during the scan
+      // Exited during the scan: its directory gone (ENOENT), or still there as a task that is
+      // exiting (ESRCH).
+      if (!read.ok() && Exited(read) && (read.sys_errno() == ESRCH || !fs_.IsDirectory(dir))) {
+        known_.erase(it);
         continue;
       }
       known.unreadable = !read.ok();

@@ -3,10 +3,8 @@
 #include <cstdint>
 
 namespace rocewatch {
-namespace {
 
-// Length of the well-formed sequence at text[pos], 0 if the byte there does not start one.
-size_t SequenceLength(std::string_view text, size_t pos) {
+size_t Utf8SequenceLength(std::string_view text, size_t pos) {
   auto byte = [&](size_t i) { return static_cast<uint8_t>(text[i]); };
   uint8_t lead = byte(pos);
   if (lead < 0x80) return 1;
@@ -32,11 +30,9 @@ size_t SequenceLength(std::string_view text, size_t pos) {
   return length;
 }
 
-}  // namespace
-
 bool IsValidUtf8(std::string_view text) {
   for (size_t pos = 0; pos < text.size();) {
-    size_t length = SequenceLength(text, pos);
+    size_t length = Utf8SequenceLength(text, pos);
     if (length == 0) return false;
     pos += length;
   }
@@ -48,7 +44,7 @@ std::string ToValidUtf8(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 8);
   for (size_t pos = 0; pos < text.size();) {
-    size_t length = SequenceLength(text, pos);
+    size_t length = Utf8SequenceLength(text, pos);
     if (length == 0) {
       out += "\xef\xbf\xbd";  // U+FFFD REPLACEMENT CHARACTER
       ++pos;

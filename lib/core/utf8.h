@@ -13,6 +13,10 @@ namespace rocewatch {
 // U+10FFFF), as Go's utf8.Valid decides it.
 bool IsValidUtf8(std::string_view text);
 
+// Length of the well-formed sequence at text[pos] (pos < text.size()), 0 if the byte there does
+// not start one.
+size_t Utf8SequenceLength(std::string_view text, size_t pos);
+
 // `text` with every byte that is not part of a well-formed sequence replaced by U+FFFD. Valid
 // text is returned unchanged.
 std::string ToValidUtf8(std::string_view text);

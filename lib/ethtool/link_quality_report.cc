@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "core/terminal_text.h"
 #include "ethtool/ethtool_samples.h"
 #include "model/check_policy.h"
 
@@ -153,10 +154,12 @@ std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries) 
   std::string text;
   for (const LinkQualityEntry& e : entries) {
     const NetdevEthtool& r = e.readings;
-    text += "  " + e.netdev + ": " + QualityLabel(e);
+    // Names, reasons and errors carry host strings (a recording's file names, a driver's words).
+    text += "  " + TerminalSafe(e.netdev) + ": " + QualityLabel(e);
     if (e.quality && e.quality->pre_fec_ber)
       text += ", pre-FEC BER " + FormatRatio(*e.quality->pre_fec_ber);
-    if (e.quality && !e.quality->reason.empty()) text += " (" + e.quality->reason + ")";
+    if (e.quality && !e.quality->reason.empty())
+      text += " (" + TerminalSafe(e.quality->reason) + ")";
     text += "  [" + FiguresText(e) + "]";
     if (r.recorded) text += "  [recording]";
     text += "\n";
@@ -202,9 +205,9 @@ std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries) 
       if (!rx.empty()) line += ", rx " + rx;
       text += line + "\n";
     } else if (e.module && !e.module->error.empty()) {
-      text += "    module: " + e.module->error + "\n";
+      text += "    module: " + TerminalSafe(e.module->error) + "\n";
     }
-    for (const std::string& error : r.errors) text += "    error: " + error + "\n";
+    for (const std::string& error : r.errors) text += "    error: " + TerminalSafe(error) + "\n";
   }
   return text;
 }

@@ -2,11 +2,12 @@
 
 #include "nccl/nccl_library.h"
 #include "procfs/kernel_thread.h"
+#include "procfs/process_gone.h"
 
 namespace rocewatch {
 namespace {
 
-bool Unreadable(const Status& status) { return status.code() != StatusCode::kNotFound; }
+bool Unreadable(const Status& status) { return !ProcessGone(status); }
 
 // A training process maps a few thousand regions (~150 bytes a line); more is cut.
 constexpr size_t kMaxMapsBytes = 8 * 1024 * 1024;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/status.h"
+#include "os/refused_reads.h"
 
 namespace rocewatch {
 
@@ -63,6 +64,11 @@ class FileSystem {
 };
 
 // The real file system, through open/read/close, opendir and readlink.
+//
+// Confined (ConfineBeneath), a path below one of its roots is resolved below that root
+// (os/beneath_path.h): the kernel's relative sysfs links inside the root still resolve, but a
+// link that leads out of it (absolute, or ".." above the root) is refused with IoError errno
+// EXDEV, so an untrusted tree (a support bundle) cannot make rocewatch read /etc/shadow.
 class PosixFileSystem final : public FileSystem {
  public:
   struct Options {
@@ -75,6 +81,15 @@ class PosixFileSystem final : public FileSystem {
 
   PosixFileSystem() = default;
   explicit PosixFileSystem(Options options) : options_(options) {}
+  ~PosixFileSystem() override;
+  PosixFileSystem(const PosixFileSystem&) = delete;
+  PosixFileSystem& operator=(const PosixFileSystem&) = delete;
+
+  // From now on every path below one of `roots` is resolved below the deepest such root; each
+  // refused path is noted in *refusals (null: not noted). Paths below no root open as given.
+  // REQUIRES: called once, before any read and before other threads use this object;
+  // *refusals outlives it.
+  void ConfineBeneath(const std::vector<std::string>& roots, RefusedReads* refusals);
 
   StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override;
   StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override;
@@ -86,7 +101,16 @@ class PosixFileSystem final : public FileSystem {
   StatusOr<std::unique_ptr<OpenFile>> Open(const std::string& path) const override;
 
  private:
+  struct Root {
+    std::string path;  // without a trailing '/'
+    int fd = -1;       // O_PATH descriptor; -1: could not be opened then, opened per call
+  };
+  // open(2) of `path` with `flags`, below its root when confined.
+  StatusOr<int> OpenPath(const std::string& path, int flags) const;
+
   Options options_;
+  std::vector<Root> roots_;
+  RefusedReads* refusals_ = nullptr;
 };
 
 // Joins path parts with exactly one '/' between them.

@@ -7,6 +7,7 @@
 #include <cerrno>
 
 #include "core/natural_less.h"
+#include "os/beneath_path.h"
 #include "os/file_system.h"
 
 namespace rocewatch {
@@ -65,15 +66,58 @@ StatusOr<std::unique_ptr<OpenFile>> FileSystem::Open(const std::string& path) co
   return std::unique_ptr<OpenFile>(std::make_unique<PathReadingFile>(*this, path));
 }
 
-StatusOr<std::unique_ptr<OpenFile>> PosixFileSystem::Open(const std::string& path) const {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+PosixFileSystem::~PosixFileSystem() {
+  for (const Root& root : roots_)
+    if (root.fd >= 0) ::close(root.fd);
+}
+
+void PosixFileSystem::ConfineBeneath(const std::vector<std::string>& roots,
+                                     RefusedReads* refusals) {
+  refusals_ = refusals;
+  for (std::string path : roots) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    if (path.empty() || path == "/") continue;  // everything is below "/": nothing to confine
+    // The root itself is the operator's choice: it is opened as given, links included.
+    const int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    roots_.push_back(Root{std::move(path), fd});
+  }
+  // The deepest root first: /bundle/sys (--sysfs-root) before /bundle.
+  std::sort(roots_.begin(), roots_.end(),
+            [](const Root& a, const Root& b) { return a.path.size() > b.path.size(); });
+}
+
+StatusOr<int> PosixFileSystem::OpenPath(const std::string& path, int flags) const {
+  for (const Root& root : roots_) {
+    if (path.compare(0, root.path.size(), root.path) != 0) continue;
+    if (path.size() > root.path.size() && path[root.path.size()] != '/') continue;
+    int root_fd = root.fd;
+    if (root_fd < 0) root_fd = ::open(root.path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0) return Status::FromErrno(errno, root.path);
+    const std::string relative = path.substr(std::min(path.size(), root.path.size() + 1));
+    StatusOr<int> fd = OpenBeneath(root_fd, relative, flags, BeneathLinks::kFollowInside);
+    if (root_fd != root.fd) ::close(root_fd);
+    if (fd.ok()) return fd;
+    if (!IsRefusedPath(fd.status())) return Status::FromErrno(fd.status().sys_errno(), path);
+    if (refusals_ != nullptr) refusals_->Note(path);
+    // The message names `relative`; the caller knows the file by its whole path.
+    return Status::IoError(path + fd.status().message().substr(relative.size()),
+                           fd.status().sys_errno());
+  }
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
   if (fd < 0) return Status::FromErrno(errno, path);
-  return std::unique_ptr<OpenFile>(std::make_unique<DescriptorFile>(fd));
+  return fd;
+}
+
+StatusOr<std::unique_ptr<OpenFile>> PosixFileSystem::Open(const std::string& path) const {
+  StatusOr<int> fd = OpenPath(path, O_RDONLY);
+  if (!fd.ok()) return fd.status();
+  return std::unique_ptr<OpenFile>(std::make_unique<DescriptorFile>(*fd));
 }
 
 StatusOr<std::string> PosixFileSystem::ReadFile(const std::string& path, size_t max_bytes) const {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::FromErrno(errno, path);
+  StatusOr<int> opened = OpenPath(path, O_RDONLY);
+  if (!opened.ok()) return opened.status();
+  const int fd = *opened;
   std::string content;
   char buffer[4096];
   while (content.size() < max_bytes) {
@@ -101,8 +145,14 @@ StatusOr<std::vector<std::string>> PosixFileSystem::ListDir(const std::string& p
 
 StatusOr<std::vector<std::string>> PosixFileSystem::ListDirUnordered(
     const std::string& path) const {
-  DIR* dir = ::opendir(path.c_str());
-  if (dir == nullptr) return Status::FromErrno(errno, path);
+  StatusOr<int> fd = OpenPath(path, O_RDONLY | O_DIRECTORY);
+  if (!fd.ok()) return fd.status();
+  DIR* dir = ::fdopendir(*fd);
+  if (dir == nullptr) {
+    const int saved = errno;
+    ::close(*fd);
+    return Status::FromErrno(saved, path);
+  }
   std::vector<std::string> names;
   while (true) {
     errno = 0;
@@ -120,14 +170,32 @@ StatusOr<std::vector<std::string>> PosixFileSystem::ListDirUnordered(
 
 StatusOr<std::string> PosixFileSystem::ReadLink(const std::string& path) const {
   char buffer[4096];
-  ssize_t n = ::readlink(path.c_str(), buffer, sizeof(buffer));
-  if (n < 0) return Status::FromErrno(errno, path);
+  if (roots_.empty()) {
+    ssize_t n = ::readlink(path.c_str(), buffer, sizeof(buffer));
+    if (n < 0) return Status::FromErrno(errno, path);
+    return std::string(buffer, static_cast<size_t>(n));
+  }
+  // The link itself is read, not followed: its directory is what must stay below the root.
+  const size_t slash = path.find_last_of('/');
+  const std::string parent = slash == std::string::npos ? "." : path.substr(0, slash);
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  StatusOr<int> dir = OpenPath(parent.empty() ? "/" : parent, O_PATH | O_DIRECTORY);
+  if (!dir.ok()) return dir.status();
+  ssize_t n = ::readlinkat(*dir, name.c_str(), buffer, sizeof(buffer));
+  const int saved = errno;
+  ::close(*dir);
+  if (n < 0) return Status::FromErrno(saved, path);
   return std::string(buffer, static_cast<size_t>(n));
 }
 
 bool PosixFileSystem::IsDirectory(const std::string& path) const {
   struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  if (roots_.empty()) return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  StatusOr<int> fd = OpenPath(path, O_PATH);
+  if (!fd.ok()) return false;
+  const bool directory = ::fstat(*fd, &st) == 0 && S_ISDIR(st.st_mode);
+  ::close(*fd);
+  return directory;
 }
 
 std::string JoinPath(const std::string& a, const std::string& b) {

@@ -6,6 +6,7 @@
 
 #include "build_info.h"
 #include "core/natural_less.h"
+#include "core/terminal_text.h"
 #include "os/file_system.h"
 
 namespace rocewatch {
@@ -170,21 +171,25 @@ std::string GidSlotsLine(const Port& port) {
 std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style) {
   Ansi ansi{style.color};
   std::ostringstream out;
+  // Every string from the host goes through Safe (core/terminal_text.h); the rest is ours.
+  const auto Safe = [](std::string_view text) { return TerminalSafe(text); };
   out << ansi("1", "rocewatch diagnose") << " " << kVersion << "  (GIDs read through "
-      << report.gid_source << ")\n\n";
+      << Safe(report.gid_source) << ")\n\n";
 
   if (report.snapshot.devices.empty()) {
     out << "No RDMA devices found (no entries under class/infiniband).\n\n";
   }
   for (const Device& device : report.snapshot.devices) {
-    out << ansi("1", device.name) << "  " << device.hca_type << "  fw " << device.fw_ver
-        << "  node_guid " << device.node_guid << "\n";
+    out << ansi("1", Safe(device.name)) << "  " << Safe(device.hca_type) << "  fw "
+        << Safe(device.fw_ver) << "  node_guid " << Safe(device.node_guid) << "\n";
     for (const Port& port : device.ports) {
-      std::string state = port.state.empty() ? "unknown" : port.state;
+      std::string state = port.state.empty() ? "unknown" : Safe(port.state);
       out << "  port " << port.number << ": "
-          << (port.IsActive() ? ansi("32", state) : ansi("33", state)) << " (" << port.phys_state
-          << "), " << port.link_layer << ", " << port.rate << ", netdevs ";
-      for (size_t i = 0; i < port.netdevs.size(); ++i) out << (i ? "," : "") << port.netdevs[i];
+          << (port.IsActive() ? ansi("32", state) : ansi("33", state)) << " ("
+          << Safe(port.phys_state) << "), " << Safe(port.link_layer) << ", " << Safe(port.rate)
+          << ", netdevs ";
+      for (size_t i = 0; i < port.netdevs.size(); ++i)
+        out << (i ? "," : "") << Safe(port.netdevs[i]);
       if (port.netdevs.empty()) out << "-";
       out << ", " << GidSlotsLine(port) << "\n";
       if (!port.gids.empty()) {
@@ -193,8 +198,8 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
       }
       for (const GidEntry& gid : port.gids) {
         std::optional<std::string> ip = Ipv4OfGid(gid.gid);
-        out << "    " << Pad(std::to_string(gid.index), 7) << Pad(gid.gid, 41)
-            << Pad(GidTypeLabel(gid.type), 9) << Pad(ip ? *ip : "", 16) << gid.netdev << "\n";
+        out << "    " << Pad(std::to_string(gid.index), 7) << Pad(Safe(gid.gid), 41)
+            << Pad(GidTypeLabel(gid.type), 9) << Pad(ip ? *ip : "", 16) << Safe(gid.netdev) << "\n";
       }
     }
     out << "\n";
@@ -204,17 +209,17 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     out << ansi("1", "Netdevs") << "\n";
     for (const NetdevReport& netdev : report.netdevs) {
       const NetdevObservation& obs = netdev.observation;
-      out << "  " << Pad(obs.state.name, 16) << "carrier "
+      out << "  " << Pad(Safe(obs.state.name), 16) << "carrier "
           << (obs.carrier_known ? (obs.state.carrier ? ansi("32", "up") : ansi("31", "down"))
                                 : std::string("unknown"))
-          << ", managed by " << netdev.managed_by << ", ";
+          << ", managed by " << Safe(netdev.managed_by) << ", ";
       if (!obs.in_namespace) {
         out << "not in this network namespace (addresses unknown)";
       } else if (obs.state.addresses.empty()) {
         out << "no addresses";
       } else {
         for (size_t i = 0; i < obs.state.addresses.size(); ++i)
-          out << (i ? " " : "") << obs.state.addresses[i].ToString();
+          out << (i ? " " : "") << Safe(obs.state.addresses[i].ToString());
       }
       out << "\n";
     }
@@ -229,33 +234,34 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     const ConsumerObservation& seen = *report.consumers;
     out << ansi("1", "Who uses each rail")
         << "  (sources: " << (seen.sources.empty() ? std::string("none") : "");
-    for (size_t i = 0; i < seen.sources.size(); ++i) out << (i ? ", " : "") << seen.sources[i];
+    for (size_t i = 0; i < seen.sources.size(); ++i)
+      out << (i ? ", " : "") << Safe(seen.sources[i]);
     out << ")\n";
     for (const Device& device : report.snapshot.devices) {
       const std::vector<RailConsumer>& consumers = seen.ConsumersOf(device.name);
-      out << "  " << Pad(device.name, 16);
+      out << "  " << Pad(Safe(device.name), 16);
       if (consumers.empty()) {
         const ConsumerKnowledge knowledge = seen.KnowledgeOf(device.name);
         out << (knowledge == ConsumerKnowledge::kNone ? "nobody" : "unknown") << "\n";
         continue;
       }
       for (size_t i = 0; i < consumers.size(); ++i)
-        out << (i ? "\n" + std::string(18, ' ') : "") << consumers[i].Describe();
+        out << (i ? "\n" + std::string(18, ' ') : "") << Safe(consumers[i].Describe());
       out << "\n";
     }
-    for (const std::string& blind : seen.blind_spots) out << "  not seen: " << blind << "\n";
+    for (const std::string& blind : seen.blind_spots) out << "  not seen: " << Safe(blind) << "\n";
     out << "\n";
   }
 
   if (!report.watch_log.empty()) {
     out << ansi("1", "What happened while watching") << "\n";
-    for (const std::string& line : report.watch_log) out << "  " << line << "\n";
+    for (const std::string& line : report.watch_log) out << "  " << Safe(line) << "\n";
     out << "\n";
   }
 
   if (!report.daemon_events.empty()) {
     out << ansi("1", "What the daemon saw (recent warnings)") << "\n";
-    for (const std::string& line : report.daemon_events) out << "  " << line << "\n";
+    for (const std::string& line : report.daemon_events) out << "  " << Safe(line) << "\n";
     out << "\n";
   }
 
@@ -278,9 +284,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
                                                            : "36";
       std::string label = SeverityLabel(severity);
       std::transform(label.begin(), label.end(), label.begin(), ::toupper);
-      out << "  " << ansi(color, Pad(label, 9)) << f.subject << "  [" << f.check << "]\n"
-          << "           " << f.message << "\n"
-          << "           remedy: " << f.remedy << "\n";
+      out << "  " << ansi(color, Pad(label, 9)) << Safe(f.subject) << "  [" << Safe(f.check)
+          << "]\n"
+          << "           " << Safe(f.message) << "\n"
+          << "           remedy: " << Safe(f.remedy) << "\n";
     }
   }
   out << "\nstatus: " << ReportStatus(report) << "\n";

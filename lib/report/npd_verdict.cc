@@ -2,16 +2,19 @@
 
 #include <algorithm>
 
+#include "core/terminal_text.h"
+
 namespace rocewatch {
 namespace {
 
-// NPD shows the message as given: keep it on one line, whatever the finding's text holds.
+// NPD shows the message as given, and people read it on a terminal (kubectl describe node): keep
+// it on one line, whatever the finding's text holds, with no control character left raw.
 std::string OneLine(std::string_view text) {
   std::string line;
   line.reserve(text.size());
   for (char c : text) line.push_back(c == '\n' || c == '\r' || c == '\t' ? ' ' : c);
   while (!line.empty() && line.back() == ' ') line.pop_back();
-  return line;
+  return TerminalSafe(line);
 }
 
 }  // namespace

@@ -94,6 +94,29 @@ TEST_F(ProcfsConsumerScannerTest, ProcessesThatExitMidScanAreNeitherConsumersNor
   EXPECT_EQ(scan.read_errors, 0u);
 }
 
+// Exiting, not yet reaped: its directory is still listed, but its files answer ESRCH ("No such
+// process"). Not a consumer, and not a failure of procfs.
+TEST_F(ProcfsConsumerScannerTest, AProcessExitingDuringTheScanIsNoSourceError) {
+  node.Consumer(4100, 0);
+  node.Add(ProcfsFixture::Plain(4300, "worker"));
+  node.fs().FailReads(node.ProcessDir(4300) + "/fd", ESRCH);
+  ProcfsConsumerScan scan = Scan();
+  EXPECT_TRUE(scan.Complete());
+  EXPECT_EQ(scan.read_errors, 0u);
+  EXPECT_TRUE(scan.unreadable_pids.empty());
+  EXPECT_EQ(scan.consumers["mlx5_0"].size(), 1u);
+}
+
+// A consumer that exits between the read of its descriptors and the read of its environment.
+TEST_F(ProcfsConsumerScannerTest, AConsumerExitingBeforeItsEnvironmentIsReadIsNoSourceError) {
+  node.Consumer(4100, 0, "python3", {"SLURM_JOB_ID=7"});
+  node.fs().FailReads(node.ProcessDir(4100) + "/environ", ESRCH);
+  node.fs().FailReads(node.ProcessDir(4100) + "/cgroup", ENOENT);
+  ProcfsConsumerScan scan = Scan();
+  EXPECT_EQ(scan.read_errors, 0u);
+  EXPECT_EQ(scan.environ_unreadable, 0u);
+}
+
 TEST_F(ProcfsConsumerScannerTest, OutsideTheHostNamespaceAbsenceIsNotProven) {
   ProcfsFixture pod_view(/*host_namespace=*/false);
   pod_view.Uverbs(0, "mlx5_0");

@@ -91,5 +91,20 @@ TEST_F(NcclProcessScanTest, ProcessesThatExitDuringTheScanAreNotCounted) {
   EXPECT_TRUE(scan.unreadable_pids.empty());
 }
 
+// Still listed but exiting: its files answer ESRCH. So does a kernel thread's environ.
+TEST_F(NcclProcessScanTest, ProcessesWhoseFilesAnswerNoSuchProcessAreNotCounted) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}).Process(4200, "exiting", {}, true);
+  host_.Process(2, "kthreadd", {});
+  PosixFileSystem posix;
+  FaultInjectingFileSystem exiting(&posix);
+  exiting.FailPath(host_.paths().procfs_root + "/4200/environ", ESRCH);
+  exiting.FailPrefix(host_.paths().procfs_root + "/4200/fd", ESRCH);
+  exiting.FailPath(host_.paths().procfs_root + "/2/environ", ESRCH);
+  NcclProcessScan scan = Scan(exiting);
+  ASSERT_EQ(scan.processes.size(), 1u);
+  EXPECT_EQ(scan.processes[0].pid, 4100);
+  EXPECT_TRUE(scan.unreadable_pids.empty());
+}
+
 }  // namespace
 }  // namespace rocewatch
