@@ -88,7 +88,7 @@ void ReportRefusedReads(const RefusedReads& refused, const HostPaths& paths,
   for (const std::string& path : kept) list += (list.empty() ? "" : ", ") + path;
   if (refused.more()) list += ", ...";
   findings.push_back(
-      {Severity::kWarning, "host_root_link_refused", paths.host_root,
+      {SeverityOf("host_root_link_refused"), "host_root_link_refused", paths.host_root,
        std::to_string(kept.size()) + (refused.more() ? "+" : "") +
            " path(s) under the host root were refused, not read: a symbolic link in them leads "
            "out of the root (" +

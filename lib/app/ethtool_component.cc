@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "ethtool/ethtool_samples.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -320,7 +321,7 @@ void EthtoolComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
     for (Finding& f : OpticsFindings(netdev, status)) out.push_back(std::move(f));
   for (const auto& [netdev, outcome] : modules_) {
     if (!outcome.not_permitted) continue;
-    out.push_back({Severity::kWarning, "optics_not_permitted", netdev,
+    out.push_back({SeverityOf("optics_not_permitted"), "optics_not_permitted", netdev,
                    "the kernel refuses to read the transceiver's pages: " + outcome.error +
                        "; optics (temperature, optical power, lanes) are not watched",
                    "Grant rocewatch CAP_NET_ADMIN (the shipped DaemonSet and systemd unit do; "

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "lldp/neighbor_labels.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -22,7 +23,8 @@ void CheckOne(const RailFarEnd& rail, std::vector<Finding>& out) {
   if (!f.IsSwitch()) {
     std::string caps = f.capabilities ? "capabilities supported " + Hex16(f.capabilities->supported)
                                       : "no capabilities TLV";
-    out.push_back({Severity::kWarning, "lldp_neighbor_not_switch", Subject(rail),
+    out.push_back({SeverityOf("lldp_neighbor_not_switch"), "lldp_neighbor_not_switch",
+                   Subject(rail),
                    rail.netdev + " (" + rail.port + ") has LLDP neighbor " + far_end +
                        ", which says it is neither a bridge nor a router (" + caps +
                        "): a back-to-back cable to another host, a wrong port, or a NIC's own "
@@ -34,7 +36,8 @@ void CheckOne(const RailFarEnd& rail, std::vector<Finding>& out) {
   if (f.pfc && f.RoceV2Priority()) {
     uint8_t roce = *f.RoceV2Priority();
     if ((f.pfc->enabled & (1u << roce)) == 0)
-      out.push_back({Severity::kCritical, "switch_pfc_missing_roce_priority", Subject(rail),
+      out.push_back({SeverityOf("switch_pfc_missing_roce_priority"),
+                     "switch_pfc_missing_roce_priority", Subject(rail),
                      rail.netdev + ": switch " + far_end + " maps RoCE v2 (UDP 4791) to priority " +
                          std::to_string(roce) + " but enables PFC only on priorities bitmap " +
                          Hex16(f.pfc->enabled) +
@@ -45,7 +48,8 @@ void CheckOne(const RailFarEnd& rail, std::vector<Finding>& out) {
                      "class)"});
   }
   if (f.max_frame_size && rail.mtu && *f.max_frame_size < *rail.mtu + kEthernetOverheadBytes)
-    out.push_back({Severity::kWarning, "switch_max_frame_too_small", Subject(rail),
+    out.push_back({SeverityOf("switch_max_frame_too_small"), "switch_max_frame_too_small",
+                   Subject(rail),
                    rail.netdev + ": switch " + far_end + " accepts frames of at most " +
                        std::to_string(*f.max_frame_size) + " bytes, below the netdev's MTU " +
                        std::to_string(*rail.mtu) + " + " + std::to_string(kEthernetOverheadBytes) +
@@ -72,16 +76,16 @@ std::vector<Finding> CheckFabric(const FabricObservation& observation) {
     std::string names;
     for (const RailFarEnd* rail : rails) names += (names.empty() ? "" : ", ") + rail->netdev;
     for (const RailFarEnd* rail : rails)
-      out.push_back({Severity::kWarning, "lldp_shared_switch_port", Subject(*rail),
-                     "rails " + names + " all report LLDP neighbor " +
-                         DescribeFarEnd(*rail->neighbor) +
-                         ": they cannot all be cabled to it (a switch or hub between them, or "
-                         "frames leaking between rails)",
-                     "trace these rails' cables; each rail should reach its own switch port"});
+      out.push_back(
+          {SeverityOf("lldp_shared_switch_port"), "lldp_shared_switch_port", Subject(*rail),
+           "rails " + names + " all report LLDP neighbor " + DescribeFarEnd(*rail->neighbor) +
+               ": they cannot all be cabled to it (a switch or hub between them, or "
+               "frames leaking between rails)",
+           "trace these rails' cables; each rail should reach its own switch port"});
   }
   if (!any_neighbor && !observation.rails.empty() && observation.listening_for >= kLldpAbsentAfter)
     out.push_back(
-        {Severity::kInfo, "lldp_absent", "node",
+        {SeverityOf("lldp_absent"), "lldp_absent", "node",
          "no LLDP frame on any of " + std::to_string(observation.rails.size()) + " rail(s) in " +
              std::to_string(static_cast<long long>(ToSeconds(observation.listening_for))) +
              " s: the switches run no LLDP, or the NICs' firmware agents consume it",

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "diagnose/check_groups.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -74,7 +75,7 @@ std::vector<Finding> CheckAgainstPersistedState(const NodeSnapshot& snapshot,
       if (missing.empty()) continue;
       const std::string name = PortName(device.name, port.number);
       out.push_back(
-          {Severity::kCritical, check_id::kRailAddressMissing, name,
+          {SeverityOf(check_id::kRailAddressMissing), check_id::kRailAddressMissing, name,
            name + " has no RoCE v2 IPv4 GID, and " + JoinList(missing) +
                ", which the daemon knew on this boot (its state file " + state_path + ", written " +
                UtcTime(persisted.written_at_unix_seconds) +

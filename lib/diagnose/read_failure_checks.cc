@@ -3,6 +3,7 @@
 #include <map>
 
 #include "diagnose/check_groups.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -68,7 +69,7 @@ std::vector<Finding> CheckReadFailures(const NodeSnapshot& snapshot,
       const std::string dir =
           "/class/infiniband/" + device.name + "/ports/" + std::to_string(port.number);
       out.push_back(
-          {Severity::kWarning, check_id::kReadFailed, name,
+          {SeverityOf(check_id::kReadFailed), check_id::kReadFailed, name,
            PortMessage(name, port, FilesUnder(named, dir, used)),
            "Read the files named (`cat` them as root) and check `dmesg` for driver errors; a "
            "file that fails with EIO or ETIMEDOUT points at the driver or firmware (a firmware "
@@ -87,7 +88,7 @@ std::vector<Finding> CheckReadFailures(const NodeSnapshot& snapshot,
     if (total != snapshot.read_errors.end() && total->second > files.size())
       all = " (" + std::to_string(total->second) + " failed " + source + " reads in all)";
     out.push_back(
-        {Severity::kWarning, check_id::kReadFailed, source,
+        {SeverityOf(check_id::kReadFailed), check_id::kReadFailed, source,
          source + " reads failed outside the GID tables and counters: " +
              JoinList(files, kFilesNamedPerFinding) + all +
              ". What they would have shown (device attributes, netdevs, listings) is unknown.",

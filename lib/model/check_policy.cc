@@ -59,6 +59,26 @@ constexpr CheckPolicy kPolicies[] = {
     {"optics_warning", kWarning, "",
      "beyond the module's warning (not alarm) threshold: a trend for dashboards "
      "(rocewatch_module_out_of_range{level=\"warning\"})"},
+    {"optics_not_permitted", kWarning, "",
+     "a deployment fault (the kernel refuses module reads without CAP_NET_ADMIN), not a link "
+     "fault: the daemon's findings, diagnose and the NodeCondition carry it; it does not heal "
+     "by itself and pages nobody"},
+    // Reads that failed (a read is never a fact).
+    {"read_failed", kWarning, "RocewatchSourceReadsFailing", ""},
+    {"host_root_link_refused", kWarning, "",
+     "diagnose only: a link in an untrusted tree (a bundle) that leaves its root is refused"},
+    {"rail_address_missing", kCritical, "",
+     "diagnose only, from the daemon's state file; in the daemon the same loss is "
+     "ip_missing_after_flap (RoceIpMissing). On Kubernetes its NodeCondition is the page"},
+    // The fabric (each rail's LLDP neighbor).
+    {"lldp_neighbor_not_switch", kWarning, "",
+     "a cabling fact for the operator who cables the rail; no fleet rule pages it yet"},
+    {"lldp_shared_switch_port", kWarning, "", "as lldp_neighbor_not_switch"},
+    {"switch_pfc_missing_roce_priority", kCritical, "",
+     "the daemon's findings and the NodeCondition carry it; no alert rule joins the switch's PFC "
+     "series with its RoCE priority yet (docs/alerts.md says so)"},
+    {"switch_max_frame_too_small", kWarning, "", "as lldp_neighbor_not_switch"},
+    {"lldp_absent", kInfo, "", "many fabrics run no LLDP: never a page"},
     // Configuration checks of diagnose.
     {"network_manager_without_ignore_carrier", kWarning, "", kDiagnoseOnly},
     {"networkd_drops_addresses_on_carrier_loss", kWarning, "", kDiagnoseOnly},
