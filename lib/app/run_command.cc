@@ -7,12 +7,18 @@
 #include <unistd.h>
 
 #include "app/components.h"
+#include "app/inventory_snapshot_source.h"
+#include "app/source_stall_component.h"
+#include "app/watched_gid_table_source.h"
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/exposition_writer.h"
 #include "os/attribute_reader.h"
 #include "os/boot_id.h"
 #include "os/open_file_limit.h"
+#include "sysfs/sysfs_gid_table_source.h"
+#include "sysfs/sysfs_poller.h"
+#include "verbs/verbs_gid_table_source.h"
 
 namespace rocewatch {
 namespace {
@@ -43,6 +49,28 @@ class SignalFd {
 
  private:
   int fd_ = -1;
+};
+
+// The sysfs inventory with its GID source, owned together: what one reading thread polls
+// (app/guarded_snapshot_source.h).
+class OwnedInventorySource final : public SnapshotSource {
+ public:
+  OwnedInventorySource(std::unique_ptr<GidTableSource> gids, const FileSystem& fs,
+                       const std::string& sysfs_root, size_t max_open, const Clock& clock,
+                       GidReadPolicy policy, SysfsCadence cadence)
+      : gids_(std::move(gids)),
+        poller_(fs, sysfs_root, gids_.get(), max_open),
+        source_(poller_, *gids_, clock, policy, cadence) {}
+
+  StatusOr<NodeSnapshot> Take() override { return source_.Take(); }
+  Status TakeInto(NodeSnapshot& snapshot) override { return source_.TakeInto(snapshot); }
+  void ExpectChange() override { source_.ExpectChange(); }
+  const char* gid_source_name() const override { return source_.gid_source_name(); }
+
+ private:
+  const std::unique_ptr<GidTableSource> gids_;
+  SysfsPoller poller_;
+  InventorySnapshotSource source_;
 };
 
 }  // namespace
@@ -86,17 +114,39 @@ Status Daemon::Open(Resources resources) {
   gids_ = std::move(gids).value();
   if (!gids_.fallback_reason().empty())
     spdlog::info("GIDs through sysfs: verbs unavailable ({})", gids_.fallback_reason());
-  poller_ = std::make_unique<SysfsPoller>(fs, paths.sysfs_root, &gids_.source(),
-                                          resources.kept_descriptors - gid_budget);
-  source_ = std::make_unique<InventorySnapshotSource>(
-      *poller_, gids_.source(), clock,
-      GidReadPolicy{options_.gid_backstop, defaults::kGidHotWindow},
-      SysfsCadence{options_.slow_counter_interval, options_.listing_backstop});
+  // Each reading thread builds its own GID source and poller on its watched file system: a thread
+  // given up on keeps its own until its stuck read returns. Through verbs the device set is shared
+  // (the GID drift component watches its events on the loop).
+  const size_t attribute_budget = resources.kept_descriptors - gid_budget;
+  VerbsDeviceSet* verbs_devices = gids_.verbs_devices();
+  const GidReadPolicy gid_policy{options_.gid_backstop, defaults::kGidHotWindow};
+  const SysfsCadence cadence{options_.slow_counter_interval, options_.listing_backstop};
+  auto make_source = [verbs_devices, paths, gid_budget, attribute_budget, &clock, gid_policy,
+                      cadence](const GuardedSnapshotSource::Tools& tools) {
+    std::unique_ptr<GidTableSource> gid_source;
+    if (verbs_devices != nullptr) {
+      gid_source = std::make_unique<WatchedGidTableSource>(
+          std::make_unique<VerbsGidTableSource>(*verbs_devices), tools.watch);
+    } else {
+      gid_source = std::make_unique<SysfsGidTableSource>(tools.fs, paths.sysfs_root,
+                                                         tools.degraded ? 0 : gid_budget);
+    }
+    return std::unique_ptr<SnapshotSource>(std::make_unique<OwnedInventorySource>(
+        std::move(gid_source), tools.fs, paths.sysfs_root, tools.degraded ? 0 : attribute_budget,
+        clock, gid_policy, cadence));
+  };
+  const ReadDeadlineOptions deadlines{.call_deadline = resources.read_deadline};
+  source_ =
+      std::make_unique<GuardedSnapshotSource>(fs, make_source, gids_.source().name(), deadlines);
   monitor_ = std::make_unique<Monitor>(loop_, *source_,
                                        MonitorOptions{options_.interval, options_.settle});
   ComponentSet components =
       BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
+  std::vector<std::string> read_sources = {"sysfs"};
+  if (verbs_devices != nullptr) read_sources.push_back(gids_.source().name());
+  monitor_->AddComponent(std::make_unique<SourceStallComponent>(
+      source_->stuck(), std::move(read_sources), deadlines.call_deadline));
 
   // /metrics and GET /api/v1/findings: built on the loop when a request asks for them, and only
   // if a poll or an event changed them since the last request; a request waits at most 2 s for a

@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "app/gid_source_factory.h"
+#include "app/guarded_snapshot_source.h"
 #include "app/host_env.h"
-#include "app/inventory_snapshot_source.h"
 #include "app/monitor.h"
 #include "app/options.h"
 #include "app/service_status_reporter.h"
@@ -16,7 +16,6 @@
 #include "export/metrics_server.h"
 #include "export/served_text.h"
 #include "gid/state_file_lock.h"
-#include "sysfs/sysfs_poller.h"
 
 namespace rocewatch {
 
@@ -33,6 +32,9 @@ class Daemon {
   // port attributes); RunDaemon derives it from the open-file limit.
   struct Resources {
     size_t kept_descriptors = 4096;
+    // A poll's read in flight for one to two of these is taken as stuck and skipped until it
+    // returns (app/guarded_snapshot_source.h). No flag: tests shorten it.
+    Duration read_deadline = ReadDeadlineOptions{}.call_deadline;
   };
 
   // Errors: Unavailable when another daemon holds options.state_file; the GID source, the
@@ -51,6 +53,8 @@ class Daemon {
   Monitor& monitor() { return *monitor_; }
   int port() const { return server_->port(); }
   const char* gid_source_name() { return gids_.source().name(); }
+  // The reads stuck now and the reading threads given up on (tests). Thread-safe.
+  const StuckCalls& stuck_reads() const { return source_->stuck(); }
   // Findings documents built so far (tests). Thread-safe.
   uint64_t findings_builds() const { return findings_->builds(); }
   // Expositions built so far (tests). Thread-safe.
@@ -65,8 +69,9 @@ class Daemon {
   std::unique_ptr<StateFileLock> state_lock_;
   EventLoop loop_;
   OpenedGidSource gids_;
-  std::unique_ptr<SysfsPoller> poller_;
-  std::unique_ptr<InventorySnapshotSource> source_;
+  // The sysfs poller and GID source, on a reading thread that a stuck read cannot take the loop
+  // with.
+  std::unique_ptr<GuardedSnapshotSource> source_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<OnDemand<ServedText, std::string>> metrics_;  // GET /metrics
   std::unique_ptr<OnDemand<std::string>> findings_;             // GET /api/v1/findings

@@ -70,6 +70,10 @@ constexpr CheckPolicy kPolicies[] = {
     {"rail_address_missing", kCritical, "",
      "diagnose only, from the daemon's state file; in the daemon the same loss is "
      "ip_missing_after_flap (RoceIpMissing). On Kubernetes its NodeCondition is the page"},
+    {"source_stalled", kWarning, "",
+     "a read stuck in the kernel (a wedged driver): the rest of the node is still read and "
+     "exported; rocewatch_source_stalled shows it; no alert "
+     "rule reads it yet"},
     // The fabric (each rail's LLDP neighbor).
     {"lldp_neighbor_not_switch", kWarning, "",
      "a cabling fact for the operator who cables the rail; no fleet rule pages it yet"},

@@ -23,7 +23,7 @@ class DaemonTest : public ::testing::Test {
     options_.state_file = dir_.path() + "/state.json";
   }
   StatusOr<std::unique_ptr<Daemon>> Start() {
-    return Daemon::Start(host_.env(), options_, Daemon::Resources{/*kept_descriptors=*/64});
+    return Daemon::Start(host_.env(), options_, Daemon::Resources{.kept_descriptors = 64});
   }
 
   TempDir dir_;

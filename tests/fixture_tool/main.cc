@@ -3,10 +3,13 @@
 //   rocewatch-fixture example-8-rail DIR   the bundled example node (mlx5_3 drifted): DIR/sys, and
 //                                          DIR/{etc,run,proc} (support/example_node.h)
 //   rocewatch-fixture rails N DIR          DIR/sys: a healthy node of N rails (1..256)
+//   rocewatch-fixture full-tables N P DIR  DIR/sys: N devices (1..256) of P ports (1..4), every
+//                                          GID slot used (the scale case: 64 2)
 // Exit status: 0 written, 1 write failure, 2 usage error.
 
 #include <charconv>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,12 +19,23 @@
 namespace {
 
 constexpr int kMaxRails = 256;
+constexpr int kMaxPorts = 4;
+
+// A whole number in 1..max, or nullopt.
+std::optional<int> ParseCount(std::string_view text, int max) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > max)
+    return std::nullopt;
+  return value;
+}
 
 int Usage(const char* message) {
   std::fprintf(stderr,
                "rocewatch-fixture: %s\n"
                "usage: rocewatch-fixture example-8-rail DIR\n"
                "       rocewatch-fixture rails N DIR      (N in 1..%d)\n"
+               "       rocewatch-fixture full-tables N P DIR   (P ports each, every GID slot)\n"
                "Writes DIR/sys/class/{infiniband,net}/... of a simulated RoCE host.\n",
                message, kMaxRails);
   return 2;
@@ -60,6 +74,13 @@ int main(int argc, char** argv) {
       return Usage("N must be a whole number of rails in 1..256");
     }
     return Write(argv[3], rocewatch::RailNode(rails));
+  }
+  if (command == "full-tables") {
+    if (argc != 5) return Usage("full-tables takes N, P and DIR");
+    std::optional<int> devices = ParseCount(argv[2], kMaxRails);
+    std::optional<int> ports = ParseCount(argv[3], kMaxPorts);
+    if (!devices || !ports) return Usage("N must be in 1..256 and P in 1..4");
+    return Write(argv[4], rocewatch::FullTableNode(*devices, *ports));
   }
   return Usage(("unknown command '" + std::string(command) + "'").c_str());
 }

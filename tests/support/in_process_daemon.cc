@@ -32,7 +32,8 @@ InProcessDaemon::~InProcessDaemon() {
 
 Status InProcessDaemon::Start() {
   StatusOr<std::unique_ptr<Daemon>> daemon =
-      Daemon::Start(host_.env(), options_, Daemon::Resources{/*kept_descriptors=*/0});
+      Daemon::Start(host_.env(), options_,
+                    Daemon::Resources{.kept_descriptors = 0, .read_deadline = read_deadline_});
   if (!daemon.ok()) return daemon.status();
   daemon_ = std::move(daemon).value();
   StatusOr<std::unique_ptr<LoopRequests>> tasks = LoopRequests::Create(

@@ -38,7 +38,12 @@ class InProcessDaemon {
   // status once the poll is done.
   Status Poll();
 
+  // How long a read may stay in flight before it is taken as stuck (Daemon::Resources); set
+  // before Start().
+  void set_read_deadline(Duration deadline) { read_deadline_ = deadline; }
   int port() const { return daemon_->port(); }
+  // The reads stuck now and the reading threads given up on (app/guarded_snapshot_source.h).
+  const StuckCalls& stuck_reads() const { return daemon_->stuck_reads(); }
   // Findings documents the daemon built so far.
   uint64_t findings_builds() const { return daemon_->findings_builds(); }
   // Expositions built so far (GET /metrics): as findings_builds().
@@ -51,6 +56,7 @@ class InProcessDaemon {
   SystemClock clock_;
   FakeHostEnv host_;
   RunOptions options_;
+  Duration read_deadline_ = Daemon::Resources{}.read_deadline;
   std::unique_ptr<Daemon> daemon_;
   std::mutex task_mutex_;
   std::function<void()> task_;  // GUARDED_BY(task_mutex_): what the loop runs when asked

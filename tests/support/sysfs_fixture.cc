@@ -258,6 +258,29 @@ std::vector<FixtureDevice> RailNode(int rails, uint32_t gid_table_len) {
   return devices;
 }
 
+std::vector<FixtureDevice> FullTableNode(int devices, int ports) {
+  std::vector<FixtureDevice> node = RailNode(devices);
+  for (int d = 0; d < devices; ++d) {
+    FixturePort first = node[static_cast<size_t>(d)].ports.at(0);
+    node[static_cast<size_t>(d)].ports.clear();
+    for (int p = 0; p < ports; ++p) {
+      FixturePort port = first;
+      port.number = static_cast<uint32_t>(p + 1);
+      port.netdevs = {"ens" + std::to_string(d + 1) + "f" + std::to_string(p) + "np" +
+                      std::to_string(p)};
+      port.gids.clear();
+      for (uint32_t i = 0; i < port.gid_table_len; ++i) {
+        char gid[40];
+        std::snprintf(gid, sizeof(gid), "0000:0000:0000:0000:0000:ffff:0a%02x:%02x%02x", d & 0xff,
+                      p & 0xff, i & 0xff);
+        port.gids.push_back({i, gid, "RoCE v2", ""});
+      }
+      node[static_cast<size_t>(d)].ports.push_back(std::move(port));
+    }
+  }
+  return node;
+}
+
 std::vector<FixtureDevice> ExampleEightRailNode() {
   std::vector<FixtureDevice> devices = RailNode(8);
   // mlx5_3: the IP flapped while a job held references on 2/3; it came back at 4/5.

@@ -84,6 +84,10 @@ FixtureDevice RailDevice(int rail, uint32_t gid_table_len = 255);
 // A healthy node of `rails` rails (RailDevice(0..rails-1)); 16 for benchmarks. Tests that do not
 // need full tables may pass a small gid_table_len: a 255-slot table is ~800 files and dirs.
 std::vector<FixtureDevice> RailNode(int rails, uint32_t gid_table_len = 255);
+// The scale case: `devices` devices of `ports` ports each (netdev ens<d+1>f<p-1>np<p-1>), every
+// slot of every 255-slot GID table valid (RoCE v2, ::ffff:10.<d>.<p>.<i>): the largest exposition
+// and GID read a node can have.
+std::vector<FixtureDevice> FullTableNode(int devices, int ports);
 // The bundled example: RailNode(8) with rail mlx5_3 DRIFTED: slots 2/3 empty (holes left by
 // references held across an IP flap), its v1/v2 IPv4 GIDs at 4/5.
 std::vector<FixtureDevice> ExampleEightRailNode();
