@@ -60,7 +60,7 @@ Status ScontrolSlurmControl::Drain(const std::string& name, const std::string& r
 }
 
 Status ScontrolSlurmControl::Resume(const std::string& name) {
-  return Call({options_.scontrol, "update", "NodeName=" + name, "State=RESUME"}).status();
+  return Call({options_.scontrol, "update", "NodeName=" + name, "State=UNDRAIN"}).status();
 }
 
 Status ScontrolSlurmControl::Requeue(const std::string& job_id) {

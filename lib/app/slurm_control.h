@@ -21,6 +21,8 @@ class SlurmControl {
   virtual StatusOr<std::vector<SlurmNode>> ListNodes(
       const std::vector<std::string>& partitions) = 0;
   virtual Status Drain(const std::string& name, const std::string& reason) = 0;
+  // Clears the drain (scontrol State=UNDRAIN: the base state, e.g. DOWN, is left as it is;
+  // State=RESUME is refused by slurmctld for a node that is not responding).
   virtual Status Resume(const std::string& name) = 0;
   virtual Status Requeue(const std::string& job_id) = 0;
 };

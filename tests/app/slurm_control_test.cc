@@ -48,7 +48,7 @@ TEST_F(SlurmControlTest, DrainPassesTheReasonAsOneArgument) {
       "/usr/bin/scontrol update NodeName=n1 State=DRAIN Reason=rocewatch: gid_drift mlx5_0/1");
   runner_.Answer(Ok(""));
   ASSERT_TRUE(Slurm().Resume("n1").ok());
-  EXPECT_EQ(runner_.calls()[1].command, "/usr/bin/scontrol update NodeName=n1 State=RESUME");
+  EXPECT_EQ(runner_.calls()[1].command, "/usr/bin/scontrol update NodeName=n1 State=UNDRAIN");
 }
 
 TEST_F(SlurmControlTest, ListsThePartitionsNodesWithSinfo) {
