@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages rocewatch needs that are missing, and nothing else.
 #   scripts/install-deps.sh build      libraries and tools to build and unit-test
-#   scripts/install-deps.sh e2e        + Prometheus, Alertmanager, yamllint, lldpd, tcpdump (end-to-end
-#                                        tests; lldpd is the stand-in switch of the LLDP tests)
+#   scripts/install-deps.sh e2e        + Prometheus, Alertmanager, yamllint, lldpd, tcpdump, Slurm,
+#                                        munge (end-to-end tests; lldpd is the stand-in switch of the
+#                                        LLDP tests, Slurm the one of slurm-check)
 #   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
 #   scripts/install-deps.sh image      + podman, buildah, mmdebstrap (make image, make test-image)
 #   scripts/install-deps.sh format     + clang-format (make format, make check-format)
@@ -13,7 +14,8 @@ build_pkgs=(build-essential cmake pkg-config git
   libibverbs-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev prometheus-cpp-dev libspdlog-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev zlib1g-dev
   iproute2 python3 curl)
-e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl python3-yaml lldpd tcpdump)
+e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl python3-yaml
+  lldpd tcpdump slurmctld slurmd slurm-client munge)
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 image_pkgs=(podman buildah mmdebstrap)

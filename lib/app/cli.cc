@@ -13,9 +13,13 @@
 #include "app/logging.h"
 #include "app/npd_command.h"
 #include "app/run_command.h"
+#include "app/slurm_check_command.h"
+#include "app/slurm_check_flags.h"
 #include "build_info.h"
 #include "core/duration.h"
 #include "ethtool/ethtool_flags.h"
+#include "os/command_runner.h"
+#include "os/state_file_writer.h"
 #include "traffic/traffic_flags.h"
 
 namespace rocewatch {
@@ -302,11 +306,22 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
                    "--host-root; none: not asked)")
       ->envname("ROCEWATCH_KUBELET_SOCKET");
 
-  // diagnose and collect report bad flags with status 3 ("could not run"), run with 2.
-  const bool diagnosing =
-      argc > 1 && (std::strcmp(argv[1], "diagnose") == 0 || std::strcmp(argv[1], "collect") == 0);
+  // Slurm's HealthCheckProgram (docs/deploy.md, "Slurm").
+  RawCommon slurm_common;
+  SlurmCheckFlagValues slurm_flags;
+  CLI::App* slurm_check = app.add_subcommand(
+      "slurm-check", "Slurm health check: drain or resume this node by rocewatch's findings");
+  AddCommonFlags(slurm_check, slurm_common);
+  AddSlurmCheckFlags(*slurm_check, slurm_flags);
+
+  // diagnose, collect and slurm-check report bad flags with status 3 ("could not run"), run
+  // with 2.
+  const bool slurm_checking = argc > 1 && std::strcmp(argv[1], "slurm-check") == 0;
+  const bool diagnosing = argc > 1 && (std::strcmp(argv[1], "diagnose") == 0 ||
+                                       std::strcmp(argv[1], "collect") == 0 || slurm_checking);
   const std::vector<std::string> args = WithExplicitEmptyValues(argc, argv);
   const CLI::App& typed = argc > 1 && std::strcmp(argv[1], "collect") == 0 ? *collect
+                          : slurm_checking                                 ? *slurm_check
                           : diagnosing                                     ? *diagnose
                                                                            : *run;
   try {
@@ -338,6 +353,22 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
     CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
     options.consumers.kubelet_socket = collect_kubelet_socket;
     return RunCollect(ConfinedHostEnv(env, common->paths), options, std::cout, std::cerr);
+  }
+
+  if (slurm_check->parsed()) {
+    auto fail = [&](const Status& s) {
+      std::cerr << "rocewatch slurm-check: " << NameValueSources(s.message(), typed, args) << "\n";
+      return 3;
+    };
+    StatusOr<CommonOptions> common = ValidateCommon(slurm_common);
+    if (!common.ok()) return fail(common.status());
+    StatusOr<SlurmCheckSetup> setup = SlurmCheckSetupFromFlags(slurm_flags, *common);
+    if (!setup.ok()) return fail(setup.status());
+    PosixCommandRunner runner;
+    ScontrolSlurmControl slurm(runner, *env.clock, env.clock->Now() + setup->deadline,
+                               setup->scontrol);
+    PosixStateFileWriter writer;
+    return RunSlurmCheck(env, slurm, writer, setup->check, std::cout);
   }
 
   if (diagnose->parsed()) {

@@ -99,22 +99,18 @@ void ReportRefusedReads(const RefusedReads& refused, const HostPaths& paths,
 
 }  // namespace
 
-int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
-                std::ostream& err, bool out_is_terminal) {
+StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseOptions& options,
+                                             std::ostream& err) {
   const HostPaths& paths = options.common.paths;
   // Whole-file reads throughout: a one-shot command keeps nothing open.
   const FileSystem& fs = *env.files;
   const Clock& clock = *env.clock;
   if (!fs.IsDirectory(paths.sysfs_root)) {
-    err << "rocewatch diagnose: cannot read sysfs at " << TerminalSafe(paths.sysfs_root)
-        << ": not a directory (check --host-root / --sysfs-root)\n";
-    return 3;
+    return Status::InvalidArgument("cannot read sysfs at " + paths.sysfs_root +
+                                   ": not a directory (check --host-root / --sysfs-root)");
   }
   StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
-  if (!gids.ok()) {
-    err << "rocewatch diagnose: " << TerminalSafe(gids.status().message()) << "\n";
-    return 3;
-  }
+  if (!gids.ok()) return gids.status();
   // One-shot reads: nothing is kept open, everything is read on every snapshot.
   SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), /*max_open=*/0);
   InventorySnapshotSource source(poller, gids->source(), clock, GidReadPolicy{},
@@ -163,10 +159,7 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
           << " s (link, address and GID events are printed as they happen)...\n";
     }
     Status started = monitor.Start();
-    if (!started.ok()) {
-      err << "rocewatch diagnose: " << TerminalSafe(started.ToString()) << "\n";
-      return 3;
-    }
+    if (!started.ok()) return Status::Unavailable(started.ToString());
     loop.ScheduleAfter(*options.watch, [&loop] { loop.Stop(); });
     loop.Run();
     report.snapshot = monitor.latest_snapshot();
@@ -179,11 +172,8 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
     monitor.Stop();
   } else {
     StatusOr<NodeSnapshot> snapshot = source.Take();
-    if (!snapshot.ok()) {
-      err << "rocewatch diagnose: cannot read the RDMA devices: "
-          << TerminalSafe(snapshot.status().ToString()) << "\n";
-      return 3;
-    }
+    if (!snapshot.ok())
+      return Status::Unavailable("cannot read the RDMA devices: " + snapshot.status().ToString());
     report.snapshot = std::move(snapshot).value();
   }
   if (!report.consumers) {
@@ -267,7 +257,17 @@ int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream
   }
   if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
   if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
+  return report;
+}
 
+int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
+                std::ostream& err, bool out_is_terminal) {
+  StatusOr<DiagnoseReport> built = BuildDiagnoseReport(env, options, err);
+  if (!built.ok()) {
+    err << "rocewatch diagnose: " << TerminalSafe(built.status().message()) << "\n";
+    return 3;
+  }
+  const DiagnoseReport& report = *built;
   if (options.npd) {
     NpdVerdict verdict = NpdVerdictFor(report.findings);
     out << verdict.message << "\n";

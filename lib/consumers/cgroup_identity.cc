@@ -74,7 +74,11 @@ CgroupIdentity ParseCgroupIdentity(std::string_view content) {
     for (const std::string& component : components) {
       if (component.rfind("kubepods", 0) == 0 || component.find("-kubepods") != std::string::npos)
         in_kubepods = true;
-      if (component.rfind("slurm", 0) == 0) in_slurm = true;
+      // "slurm", "slurm_<node>" (v1); "slurmstepd.scope", "<node>_slurmstepd.scope" (v2, the
+      // latter with multiple slurmd per host).
+      if (component.rfind("slurm", 0) == 0 ||
+          component.find("_slurmstepd.scope") != std::string::npos)
+        in_slurm = true;
       if (in_kubepods && identity.pod_uid.empty()) identity.pod_uid = PodUidOf(component);
       if (in_slurm && identity.slurm_job.empty() && component.rfind("job_", 0) == 0) {
         long long id = 0;

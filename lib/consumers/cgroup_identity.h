@@ -9,6 +9,8 @@
 //   container runtimes:          cri-containerd-<id>.scope, crio-<id>.scope, docker-<id>.scope
 //   Slurm:                       /slurm[_<node>]/uid_<u>/job_<id>/step_<s>/...        (v1)
 //                                /system.slice/slurmstepd.scope/job_<id>/step_<s>/...  (v2)
+//                                /system.slice/<node>_slurmstepd.scope/job_<id>/...    (v2,
+//                                multiple slurmd per host)
 // Anything else (a host process, a path hidden by a cgroup namespace: "0::/") yields no identity.
 
 #include <string>

@@ -112,8 +112,11 @@ void ProcfsConsumerScanner::Describe(int pid, const std::string& dir, KnownProce
       fs_.ReadFile(JoinPath(dir, "environ"), kMaxEnvironBytesForConsumers);
   if (environ.ok()) {
     std::map<std::string, std::string> variables = ParseEnvironBlock(*environ, "");
-    if (auto job = variables.find("SLURM_JOB_ID"); job != variables.end() && !job->second.empty())
-      consumer.job = job->second;
+    // A job id is a number; anything else in the variable is not taken (it becomes a label).
+    long long job_id = 0;
+    if (auto job = variables.find("SLURM_JOB_ID");
+        job != variables.end() && ParseInteger(Trim(job->second), &job_id) && job_id >= 0)
+      consumer.job = std::to_string(job_id);
     // Inside a pod HOSTNAME is the pod's name (unless the pod sets hostname: then it is that).
     if (auto host = variables.find("HOSTNAME");
         host != variables.end() && !consumer.pod_uid.empty())

@@ -22,7 +22,9 @@ struct ProcessGroup {
     std::vector<std::string> pids;
     for (const NcclProcess* p : members) pids.push_back(std::to_string(p->pid));
     std::string comm = members.front()->comm.empty() ? "?" : members.front()->comm;
-    return (members.size() == 1 ? "pid " : "pids ") + JoinList(pids, 6) + " (" + comm + ")";
+    const std::string& job = members.front()->job;
+    return (job.empty() ? "" : "job " + job + ": ") + (members.size() == 1 ? "pid " : "pids ") +
+           JoinList(pids, 6) + " (" + comm + ")";
   }
   const NcclSettings& settings() const { return members.front()->settings; }
   const std::string& nccl_version() const { return members.front()->nccl_version; }
@@ -35,7 +37,7 @@ constexpr const char* kCheckedVariables[] = {"NCCL_IB_GID_INDEX", "NCCL_IB_ADDR_
 std::vector<ProcessGroup> GroupBySettings(const NcclProcessScan& scan) {
   std::map<std::string, ProcessGroup> groups;
   for (const NcclProcess& p : scan.processes) {
-    std::string key = p.comm + '\0' + p.nccl_version + '\0';
+    std::string key = p.comm + '\0' + p.nccl_version + '\0' + p.job + '\0';
     for (const char* name : kCheckedVariables) {
       auto it = p.settings.raw.find(name);
       key += it == p.settings.raw.end() ? std::string("\1") : it->second;

@@ -1,5 +1,6 @@
 #include "nccl/nccl_process_scan.h"
 
+#include "core/text.h"
 #include "nccl/nccl_library.h"
 #include "procfs/kernel_thread.h"
 #include "procfs/process_gone.h"
@@ -31,7 +32,7 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
   NcclProcessScan scan;
   for (const ProcessEntry& process : processes) {
     std::string dir = JoinPath(procfs_root, std::to_string(process.pid));
-    NcclProcess found{process.pid, process.comm, false, {}, {}};
+    NcclProcess found{process.pid, process.comm, false, {}, {}, {}};
     bool unreadable = false;
 
     StatusOr<std::vector<std::string>> fds = fs.ListDir(JoinPath(dir, "fd"));
@@ -52,6 +53,11 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
     std::map<std::string, std::string> variables;
     if (environ.ok()) {
       variables = ParseEnvironBlock(*environ, "NCCL_");
+      std::map<std::string, std::string> slurm = ParseEnvironBlock(*environ, "SLURM_JOB_ID");
+      long long job = 0;
+      if (auto it = slurm.find("SLURM_JOB_ID");
+          it != slurm.end() && ParseInteger(Trim(it->second), &job) && job >= 0)
+        found.job = std::to_string(job);
     } else if (Unreadable(environ.status())) {
       unreadable = true;
     }

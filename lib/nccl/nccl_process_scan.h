@@ -20,6 +20,8 @@ struct NcclProcess {
   NcclSettings settings;
   // The NCCL the process runs ("2.21.5", from its maps: ReadNcclVersion); empty when unknown.
   std::string nccl_version;
+  // The Slurm job it belongs to (a number from SLURM_JOB_ID); empty outside Slurm.
+  std::string job;
 };
 
 struct NcclProcessScan {

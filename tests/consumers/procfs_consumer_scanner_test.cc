@@ -51,6 +51,20 @@ TEST_F(ProcfsConsumerScannerTest, NamesProcessPodJobAndNcclOfEachDevice) {
   EXPECT_TRUE(scan.consumers["mlx5_1"][0].nccl_version.empty());
 }
 
+TEST_F(ProcfsConsumerScannerTest, SlurmJobComesFromTheEnvironmentElseTheCgroupPath) {
+  node.Consumer(5200, 0, "python3", {"SLURM_JOB_ID=8812"});
+  node.Consumer(5300, 1, "python3", {}, "0::/system.slice/slurmstepd.scope/job_9001/step_0\n");
+  node.Consumer(5400, 1, "python3", {"SLURM_JOB_ID=$(reboot)"},
+                "0::/system.slice/slurmstepd.scope/job_9002/step_0\n");
+  ProcfsConsumerScan scan = Scan();
+  ASSERT_EQ(scan.consumers["mlx5_0"].size(), 1u);
+  EXPECT_EQ(scan.consumers["mlx5_0"][0].job, "8812");
+  EXPECT_EQ(scan.consumers["mlx5_0"][0].Describe(), "job 8812, pid 5200 (python3)");
+  ASSERT_EQ(scan.consumers["mlx5_1"].size(), 2u);
+  EXPECT_EQ(scan.consumers["mlx5_1"][0].job, "9001");
+  EXPECT_EQ(scan.consumers["mlx5_1"][1].job, "9002");  // a variable that is no number is not taken
+}
+
 TEST_F(ProcfsConsumerScannerTest, PipWheelVersionIsReadInTheProcessRoot) {
   node.Consumer(4100, 0, "python3", {}, "0::/\n",
                 "7f00-7f10 r-xp 0 fd:01 1 /venv/site-packages/nvidia/nccl/lib/libnccl.so.2\n");

@@ -262,6 +262,17 @@ TEST_F(ConfigurationChecksTest, AWrongGidAtThePinWithSlotsUnknownSaysReadableOnl
                                       "no readable slot of the port holds a RoCE v2 IPv4 GID"));
 }
 
+TEST_F(ConfigurationChecksTest, PinnedGidIndexFindingNamesTheSlurmJob) {
+  Rail(1).gids = RocePort("ens2f0np0", {"10.0.1.2"}, 4).gids;
+  host_.Process(4100, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
+      .Process(4101, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
+      .Process(4200, "python3", {"SLURM_JOB_ID=8813", "NCCL_IB_GID_INDEX=3"}, true);
+  std::vector<Finding> f = Run(check_id::kNcclGidIndexWithoutRoceV2Gid);
+  ASSERT_EQ(f.size(), 2u);  // one finding per job
+  EXPECT_EQ(f[0].subject, "job 8812: pids 4100 and 4101 (python3)");
+  EXPECT_EQ(f[1].subject, "job 8813: pid 4200 (python3)");
+}
+
 TEST_F(ConfigurationChecksTest, PinnedGidIndexOfTheWrongTypeOrFamilyIsCritical) {
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=2"}, true)
       .Process(4200, "python3", {"NCCL_IB_GID_INDEX=3", "NCCL_IB_ADDR_FAMILY=AF_INET6"}, true);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/remediation_metrics.h"
 #include "support/daemon_process.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -17,6 +18,8 @@ namespace rocewatch {
 namespace {
 
 using LabelSets = std::map<std::string, std::set<std::string>>;  // metric -> label names
+
+constexpr char kRemediationPrefix[] = "rocewatch_remediation_";
 
 // Rows of markdown tables whose first cell is a `rocewatch_*` name and third cell the labels.
 LabelSets DocumentedMetrics(const std::string& path) {
@@ -81,6 +84,7 @@ TEST(MetricNames, TheExpositionMatchesTheDocsAndTheContract) {
       EXPECT_TRUE(doc->second.count(label)) << name << " has undocumented label " << label;
   }
   for (const auto& [name, labels] : documented) {
+    if (name.rfind(kRemediationPrefix, 0) == 0) continue;  // the Slurm check's file: below
     auto seen = exposed.find(name);
     ASSERT_NE(seen, exposed.end()) << name << " is documented but not exposed";
     for (const std::string& label : seen->second) EXPECT_TRUE(labels.count(label)) << name;
@@ -96,6 +100,28 @@ TEST(MetricNames, TheExpositionMatchesTheDocsAndTheContract) {
     for (const std::string& label : labels)
       EXPECT_TRUE(doc->second.count(label)) << name << ": contract label " << label << " missing";
   }
+}
+
+// The Slurm health check's metrics are not the daemon's: they are the text file it writes for
+// node_exporter (app/remediation_metrics.h), which must match the same page.
+TEST(MetricNames, TheSlurmCheckMetricsFileMatchesTheDocs) {
+  RemediationRecord record;
+  record.last_budget = {true, 4, 1, 2};
+  record.Note({1, "n1", "drain", "gid_drift", "evidence"});
+  const LabelSets exposed = ExposedMetrics(RemediationMetricsText(record, {"n1", true, true}));
+  const LabelSets documented =
+      DocumentedMetrics(std::string(ROCEWATCH_SOURCE_DIR) + "/docs/metrics.md");
+  size_t documented_here = 0;
+  for (const auto& [name, labels] : documented) {
+    if (name.rfind(kRemediationPrefix, 0) != 0) continue;
+    ++documented_here;
+    auto seen = exposed.find(name);
+    ASSERT_NE(seen, exposed.end()) << name << " is documented but not in the check's file";
+    EXPECT_EQ(seen->second, labels) << name;
+  }
+  for (const auto& [name, labels] : exposed)
+    EXPECT_TRUE(documented.count(name)) << name << " is in the check's file but not documented";
+  EXPECT_EQ(documented_here, exposed.size());
 }
 
 }  // namespace

@@ -37,6 +37,17 @@ TEST_F(NcclProcessScanTest, FindsJobsByUverbsDescriptorOrNcclVariables) {
   EXPECT_TRUE(scan.unreadable_pids.empty());
 }
 
+TEST_F(NcclProcessScanTest, NamesTheSlurmJobOfEachProcess) {
+  host_.Process(4100, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
+      .Process(4200, "python3", {"SLURM_JOB_ID=not-a-number", "NCCL_IB_GID_INDEX=3"}, true)
+      .Process(4300, "python3", {"SLURM_JOB_IDX=7", "NCCL_IB_GID_INDEX=3"}, true);
+  NcclProcessScan scan = Scan(fs_);
+  ASSERT_EQ(scan.processes.size(), 3u);
+  EXPECT_EQ(scan.processes[0].job, "8812");
+  EXPECT_EQ(scan.processes[1].job, "");
+  EXPECT_EQ(scan.processes[2].job, "");
+}
+
 TEST_F(NcclProcessScanTest, CountsProcessesItMayNotRead) {
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true).Process(4200, "python3", {}, true);
   // Another user's process, seen by a non-root diagnose: comm is world-readable, the rest is not.
