@@ -16,10 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     in_addr parsed;
     FUZZ_CHECK(inet_pton(AF_INET, address->host.c_str(), &parsed) == 1);
   }
-  // What civetweb is given parses back to the same address (with a ':' for the bare port form).
-  std::string civetweb = address->ToCivetweb();
-  StatusOr<ListenAddress> again =
-      ParseListenAddress(address->host.empty() ? ":" + civetweb : civetweb);
+  // The text form parses back to the same address (with a ':' for the bare port form).
+  std::string text = address->ToText();
+  StatusOr<ListenAddress> again = ParseListenAddress(address->host.empty() ? ":" + text : text);
   FUZZ_CHECK(again.ok() && again->host == address->host && again->port == address->port);
   return 0;
 }

@@ -139,11 +139,16 @@ std::string NameValueSources(std::string message, const CLI::App& cmd,
   return message;
 }
 
-// Where `diagnose` looks for the daemon without --daemon: where the daemon of this environment
-// listens (ROCEWATCH_LISTEN, as the Kubernetes DaemonSet sets it for every process of the pod, so
-// that an exec'd diagnose finds it on the node's address), else 127.0.0.1:9879. A listen address
-// on every interface is asked on 127.0.0.1; an unparsable one falls back to the default.
+// Where `diagnose` looks for the daemon without --daemon: the daemon's local socket where one is
+// (ROCEWATCH_API_SOCKET, as the daemon of this environment is told, else the default path; empty:
+// none), else where the daemon listens (ROCEWATCH_LISTEN, as the Kubernetes DaemonSet sets it
+// for every process of the pod, so that an exec'd diagnose finds it on the node's address), else
+// 127.0.0.1:9879. A listen address on every interface is asked on 127.0.0.1; an unparsable one
+// falls back to the default.
 std::string DefaultDaemonUrl() {
+  const char* socket = std::getenv("ROCEWATCH_API_SOCKET");
+  const std::string socket_path = socket != nullptr ? socket : defaults::kApiSocket;
+  if (!socket_path.empty() && IsUnixSocket(socket_path)) return "unix:" + socket_path;
   const char* listen = std::getenv("ROCEWATCH_LISTEN");
   if (listen != nullptr) {
     StatusOr<ListenAddress> address = ParseListenAddress(listen);
@@ -168,7 +173,8 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   // Every default comes from a default RunOptions (app/defaults.h): shown by --help, parsed like
   // a given value.
   const RunOptions run_defaults;
-  std::string listen = ":" + std::to_string(run_defaults.listen.port);
+  std::string listen = run_defaults.listen.ToText();
+  std::string api_socket = run_defaults.api_socket;
   std::string interval = FormatDuration(run_defaults.interval);
   std::string settle = FormatDuration(run_defaults.settle);
   std::string gid_backstop = FormatDuration(run_defaults.gid_backstop);
@@ -178,8 +184,15 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   std::string ip_missing_grace = FormatDuration(run_defaults.ip_missing_grace);
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
-  run->add_option("--listen", listen, "HOST:PORT for /metrics and /healthz (IPv4)")
+  run->add_option("--listen", listen,
+                  "HOST:PORT for /metrics, /healthz and /api/v1/findings (IPv4; :PORT is every "
+                  "interface)")
       ->envname("ROCEWATCH_LISTEN")
+      ->capture_default_str();
+  run->add_option("--api-socket", api_socket,
+                  "Local unix socket also serving /api/v1/findings, /metrics and /healthz "
+                  "(empty: none)")
+      ->envname("ROCEWATCH_API_SOCKET")
       ->capture_default_str();
   run->add_option("--interval", interval, "GID and counter poll interval (e.g. 500ms, 1s, 2m)")
       ->envname("ROCEWATCH_INTERVAL")
@@ -281,9 +294,10 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
       ->envname("ROCEWATCH_KUBELET_SOCKET");
   diagnose
       ->add_option("--daemon", daemon_url,
-                   "The running daemon whose live findings are merged (http://HOST:PORT), or "
-                   "none; an unreachable daemon is an info line (default: ROCEWATCH_LISTEN's "
-                   "address, else 127.0.0.1:9879)")
+                   "The running daemon whose live findings are merged (http://HOST:PORT or "
+                   "unix:PATH), or none; an unreachable daemon is an info line (default: the "
+                   "daemon's local socket where it exists, else ROCEWATCH_LISTEN's address, "
+                   "else 127.0.0.1:9879)")
       ->envname("ROCEWATCH_DAEMON")
       ->capture_default_str();
 
@@ -407,7 +421,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
       StatusOr<HttpUrl> url = ParseHttpUrl(daemon_url);
       if (!url.ok())
         return fail(Status::InvalidArgument("--daemon: " + url.status().message() +
-                                            " (use http://HOST:PORT or none)"));
+                                            " (use http://HOST:PORT, unix:PATH or none)"));
       options.daemon = *url;
     }
     const HostEnv confined = ConfinedHostEnv(env, options.common.paths);
@@ -426,6 +440,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   StatusOr<ListenAddress> address = ParseListenAddress(listen);
   if (!address.ok()) return fail(address.status());
   options.listen = *address;
+  options.api_socket = api_socket;
   StatusOr<Duration> poll = PositiveDuration("--interval", interval);
   if (!poll.ok()) return fail(poll.status());
   options.interval = *poll;

@@ -28,8 +28,13 @@ inline constexpr Duration kGidWholeTableInterval = std::chrono::minutes(5);
 // --slow-counter-interval and --listing-backstop (app/inventory_snapshot_source.h).
 inline constexpr Duration kSlowCounterInterval = std::chrono::seconds(10);
 inline constexpr Duration kListingBackstop = std::chrono::seconds(60);
-// --listen's port, and where diagnose --daemon looks for the daemon by default.
+// --listen: loopback by default (":9879" is every interface, a host address that address); its
+// port is where diagnose --daemon looks for the daemon without a local socket.
+inline constexpr const char* kListenHost = "127.0.0.1";
 inline constexpr uint16_t kListenPort = 9879;
+// --api-socket: the local unix socket serving /api/v1/findings, /metrics and /healthz, and where
+// diagnose --daemon looks first. Empty disables it.
+inline constexpr const char* kApiSocket = "/run/rocewatch/rocewatch.sock";
 // --state-file.
 inline constexpr const char* kStateFile = "/var/lib/rocewatch/state.json";
 // diagnose --daemon: how long the daemon may take to answer.

@@ -30,7 +30,8 @@ struct CommonOptions {
 
 struct RunOptions {
   CommonOptions common;
-  ListenAddress listen{"", defaults::kListenPort};
+  ListenAddress listen{defaults::kListenHost, defaults::kListenPort};
+  std::string api_socket = defaults::kApiSocket;  // empty: no local socket
   Duration interval = defaults::kPollInterval;
   Duration settle = defaults::kSettle;
   // Through sysfs, GID tables are read after events and at least this often (see
@@ -66,8 +67,9 @@ struct DiagnoseOptions {
   // (zero: one sample); skipped for netdevs the daemon rates (ethtool/link_quality_snapshot.h).
   Duration link_window = LinkQualityLookOptions{}.window;
   ConsumerOptions consumers;  // --kubelet-socket
-  // --daemon: where the running daemon serves /api/v1/findings; nullopt for `none`.
-  std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", defaults::kListenPort, "/"};
+  // --daemon: where the running daemon serves /api/v1/findings (http:// or unix:); nullopt for
+  // `none`.
+  std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", defaults::kListenPort, "/", ""};
   std::string daemon_text = DefaultDaemonText();  // as given, for messages
   Duration daemon_timeout = defaults::kDaemonTimeout;
 

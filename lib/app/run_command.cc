@@ -10,6 +10,7 @@
 #include "app/inventory_snapshot_source.h"
 #include "app/source_stall_component.h"
 #include "app/watched_gid_table_source.h"
+#include "app/signal_policy.h"
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/exposition_writer.h"
@@ -19,20 +20,19 @@
 #include "sysfs/sysfs_gid_table_source.h"
 #include "sysfs/sysfs_poller.h"
 #include "verbs/verbs_gid_table_source.h"
+#include "os/state_file_writer.h"
 
 namespace rocewatch {
 namespace {
 
-// SIGTERM, SIGINT and SIGHUP as a readable fd, so that shutdown is an ordinary loop event. Blocks
-// the signals in the calling thread before any other thread exists (threads inherit the mask).
+// The signals app/signal_policy.h handles, as a readable fd, so that shutdown is an ordinary loop
+// event. Blocks them in the calling thread before any other thread exists (threads inherit the
+// mask), and ignores SIGPIPE.
 class SignalFd {
  public:
   SignalFd() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
+    ::signal(SIGPIPE, SIG_IGN);
+    sigset_t set = HandledSignals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
     fd_ = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
   }
@@ -44,11 +44,15 @@ class SignalFd {
   int Read() {
     signalfd_siginfo info;
     if (read(fd_, &info, sizeof(info)) != sizeof(info)) return 0;
+    last_sender_ = static_cast<pid_t>(info.ssi_pid);
     return static_cast<int>(info.ssi_signo);
   }
+  // The pid that sent the signal Read() returned last (0 for the kernel).
+  pid_t last_sender() const { return last_sender_; }
 
  private:
   int fd_ = -1;
+  pid_t last_sender_ = 0;
 };
 
 // The sysfs inventory with its GID source, owned together: what one reading thread polls
@@ -97,6 +101,9 @@ Status Daemon::Open(Resources resources) {
     StatusOr<std::unique_ptr<StateFileLock>> lock = StateFileLock::Acquire(options_.state_file);
     if (lock.ok()) {
       state_lock_ = std::move(lock).value();
+      // Temporary files of writers killed between create and rename (os/state_file_writer.h).
+      for (const std::string& name : RemoveStaleTemporaryFiles(options_.state_file))
+        spdlog::info("removed {} beside the state file: left by a rocewatch that died", name);
     } else if (lock.status().code() == StatusCode::kUnavailable) {
       return lock.status();
     } else {  // e.g. a read-only state directory: writes fail (and are counted) anyway
@@ -180,27 +187,44 @@ Status Daemon::Open(Resources resources) {
                kGitRevision, paths.sysfs_root, gids_.source().name(),
                FormatDuration(options_.interval));
   // The port is bound before the first snapshot: a start that fails (port in use) must not have
-  // written anything. /healthz answers 503 and /metrics is empty until the first poll is published.
-  // The loop is stalled when no poll has completed for three intervals (at least 10 s).
+  // written anything. /metrics, /healthz and /api/v1/findings answer 503 "not ready" until the
+  // first poll is published. The loop is stalled when no poll has completed for three intervals
+  // (at least 10 s).
   const double stall_after = std::max(10.0, 3 * ToSeconds(options_.interval));
   auto live = [this, &clock, stall_after] {
     return published_.load(std::memory_order_acquire) &&
            clock.UnixSeconds() - monitor_->last_poll_unix() < stall_after;
   };
+  auto health = [this, live] {
+    if (!published_.load(std::memory_order_acquire)) return MetricsServer::Health::kNotReady;
+    return live() ? MetricsServer::Health::kLive : MetricsServer::Health::kStalled;
+  };
   // Null (503) until the first poll was published.
+  auto metrics_document = [this]() -> std::shared_ptr<const ServedText> {
+    std::shared_ptr<const ServedText> document = metrics_->Get();
+    return published_.load(std::memory_order_acquire) ? document : nullptr;
+  };
   auto findings_document = [this]() -> std::shared_ptr<const std::string> {
     std::shared_ptr<const std::string> document = findings_->Get();
     return published_.load(std::memory_order_acquire) ? document : nullptr;
   };
   StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(
-      options_.listen, [this] { return metrics_->Get(); }, live, findings_document);
+      options_.listen, {metrics_document, health, findings_document}, options_.api_socket);
   if (!server.ok()) return server.status();
   server_ = std::move(server).value();
+  // The local socket is a convenience for tools on the node: without it the daemon still
+  // monitors and serves the TCP port (docs/reliability.md).
+  if (!server_->unix_socket_status().ok())
+    spdlog::error("{}; serving the TCP port only", server_->unix_socket_status().message());
   Status started = monitor_->Start();
   if (!started.ok())
     return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());
   spdlog::info("first snapshot: {} RDMA device(s)", monitor_->latest_snapshot().devices.size());
-  spdlog::info("serving /metrics, /healthz and /api/v1/findings on port {}", server_->port());
+  spdlog::info("serving /metrics, /healthz and /api/v1/findings on {}:{}{}",
+               options_.listen.host.empty() ? "*" : options_.listen.host, server_->port(),
+               !options_.api_socket.empty() && server_->unix_socket_status().ok()
+                   ? " and on " + options_.api_socket
+                   : "");
 
   // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
   // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
@@ -253,7 +277,12 @@ int RunDaemon(const HostEnv& env, const RunOptions& options) {
           "stderr; restart it to change its configuration)");
       return;
     }
-    spdlog::info("received {}, stopping", signo == SIGINT ? "SIGINT" : "SIGTERM");
+    if (ActionFor(signo) != SignalAction::kStop) {
+      spdlog::warn("received {} (sent by pid {}): ignored (only SIGTERM and SIGINT stop rocewatch)",
+                   SignalName(signo), signals.last_sender());
+      return;
+    }
+    spdlog::info("received {}, stopping", SignalName(signo));
     loop.Stop();
   });
   (*daemon)->Run();

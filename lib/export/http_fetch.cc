@@ -4,12 +4,16 @@
 #include <netdb.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 namespace rocewatch {
 namespace {
@@ -40,14 +44,75 @@ class Socket {
     if (fd_ >= 0) ::close(fd_);
   }
   int fd() const { return fd_; }
+  int Release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_;
 };
 
+// A connected non-blocking socket to `url`'s host and port, or why not.
+StatusOr<int> ConnectTcp(const HttpUrl& url, SteadyClock::time_point deadline) {
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  int gai = ::getaddrinfo(url.host.c_str(), std::to_string(url.port).c_str(), &hints, &found);
+  if (gai != 0) return Status::Unavailable("cannot resolve " + url.host + ": " + gai_strerror(gai));
+  Socket sock(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (sock.fd() < 0) {
+    ::freeaddrinfo(found);
+    return Status::FromErrno(errno, "socket");
+  }
+  int rc = ::connect(sock.fd(), found->ai_addr, found->ai_addrlen);
+  ::freeaddrinfo(found);
+  if (rc != 0 && errno != EINPROGRESS)
+    return Status::Unavailable(std::string("connect: ") + std::strerror(errno));
+  if (rc != 0) {
+    if (Status s = WaitFor(sock.fd(), POLLOUT, deadline); !s.ok())
+      return Status::Unavailable("connect: " + s.message());
+    int error = 0;
+    socklen_t len = sizeof(error);
+    ::getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &error, &len);
+    if (error != 0) return Status::Unavailable(std::string("connect: ") + std::strerror(error));
+  }
+  return sock.Release();
+}
+
+// A connected non-blocking socket to the unix socket `path`, or why not (ENOENT: no daemon
+// serves it; ECONNREFUSED: a socket left by a daemon that died).
+StatusOr<int> ConnectUnix(const std::string& path, SteadyClock::time_point deadline) {
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path, path.data(), std::min(path.size(), sizeof(address.sun_path) - 1));
+  Socket sock(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+  if (sock.fd() < 0) return Status::FromErrno(errno, "socket");
+  if (::connect(sock.fd(), reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    if (errno != EAGAIN && errno != EINPROGRESS)
+      return Status::Unavailable("connect " + path + ": " + std::strerror(errno));
+    if (Status s = WaitFor(sock.fd(), POLLOUT, deadline); !s.ok())
+      return Status::Unavailable("connect " + path + ": " + s.message());
+  }
+  return sock.Release();
+}
+
 }  // namespace
 
+bool IsUnixSocket(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
 StatusOr<HttpUrl> ParseHttpUrl(std::string_view text) {
+  constexpr std::string_view kUnix = "unix:";
+  if (text.substr(0, kUnix.size()) == kUnix) {
+    HttpUrl url;
+    url.unix_socket = std::string(text.substr(kUnix.size()));
+    if (url.unix_socket.empty())
+      return Status::InvalidArgument("'" + std::string(text) + "': no socket path");
+    if (url.unix_socket.size() >= sizeof(sockaddr_un::sun_path))
+      return Status::InvalidArgument("'" + std::string(text) + "': socket path too long");
+    return url;
+  }
   constexpr std::string_view kScheme = "http://";
   if (text.substr(0, 8) == "https://")
     return Status::InvalidArgument("'" + std::string(text) +
@@ -81,29 +146,10 @@ StatusOr<HttpUrl> ParseHttpUrl(std::string_view text) {
 StatusOr<FetchedPage> FetchUrl(const HttpUrl& url, Duration timeout, size_t max_body) {
   const auto deadline =
       SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(timeout);
-  addrinfo hints{};
-  hints.ai_family = AF_INET;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  int gai = ::getaddrinfo(url.host.c_str(), std::to_string(url.port).c_str(), &hints, &found);
-  if (gai != 0) return Status::Unavailable("cannot resolve " + url.host + ": " + gai_strerror(gai));
-  Socket sock(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (sock.fd() < 0) {
-    ::freeaddrinfo(found);
-    return Status::FromErrno(errno, "socket");
-  }
-  int rc = ::connect(sock.fd(), found->ai_addr, found->ai_addrlen);
-  ::freeaddrinfo(found);
-  if (rc != 0 && errno != EINPROGRESS)
-    return Status::Unavailable(std::string("connect: ") + std::strerror(errno));
-  if (rc != 0) {
-    if (Status s = WaitFor(sock.fd(), POLLOUT, deadline); !s.ok())
-      return Status::Unavailable("connect: " + s.message());
-    int error = 0;
-    socklen_t len = sizeof(error);
-    ::getsockopt(sock.fd(), SOL_SOCKET, SO_ERROR, &error, &len);
-    if (error != 0) return Status::Unavailable(std::string("connect: ") + std::strerror(error));
-  }
+  StatusOr<int> connected =
+      url.unix_socket.empty() ? ConnectTcp(url, deadline) : ConnectUnix(url.unix_socket, deadline);
+  if (!connected.ok()) return connected.status();
+  Socket sock(*connected);
   const std::string request =
       "GET " + url.path + " HTTP/1.0\r\nHost: " + url.host + "\r\nConnection: close\r\n\r\n";
   for (size_t sent = 0; sent < request.size();) {

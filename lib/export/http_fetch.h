@@ -1,7 +1,8 @@
 #pragma once
 // A small HTTP/1.0 GET for `rocewatch diagnose --daemon URL`: plain http (the daemon serves no
-// TLS), IPv4, one request per connection, every step bounded by one deadline (connect, send,
-// receive), so an unreachable daemon costs at most `timeout`, never a hang.
+// TLS) over IPv4 or the daemon's local unix socket, one request per connection, every step bounded
+// by one deadline (connect, send, receive), so an unreachable daemon costs at most `timeout`, never
+// a hang.
 
 #include <string>
 #include <string_view>
@@ -14,11 +15,12 @@ namespace rocewatch {
 struct HttpUrl {
   std::string host;
   uint16_t port = 80;
-  std::string path = "/";  // always starts with '/'
+  std::string path = "/";   // always starts with '/'
+  std::string unix_socket;  // "unix:PATH": the socket's path (then host and port are unused)
 };
 
-// "http://HOST[:PORT][/PATH]". Errors: InvalidArgument naming what is wrong (https, no host, a
-// bad port).
+// "http://HOST[:PORT][/PATH]" or "unix:PATH" (the request path is then "/"). Errors:
+// InvalidArgument naming what is wrong (https, no host, a bad port, an empty socket path).
 StatusOr<HttpUrl> ParseHttpUrl(std::string_view text);
 
 struct FetchedPage {
@@ -28,6 +30,9 @@ struct FetchedPage {
 
 // GET `url`. Errors: Unavailable with the reason in words (refused, timed out, name unknown);
 // Corrupt for an answer that is not HTTP. Bodies beyond `max_body` bytes are an error.
+// True when `path` names a unix socket (not following a final link: the daemon's is never one).
+bool IsUnixSocket(const std::string& path);
+
 StatusOr<FetchedPage> FetchUrl(const HttpUrl& url, Duration timeout, size_t max_body = 16 << 20);
 
 }  // namespace rocewatch

@@ -4,7 +4,7 @@
 
 namespace rocewatch {
 
-std::string ListenAddress::ToCivetweb() const {
+std::string ListenAddress::ToText() const {
   if (host.empty()) return std::to_string(port);
   return host + ":" + std::to_string(port);
 }
@@ -29,7 +29,7 @@ StatusOr<ListenAddress> ParseListenAddress(std::string_view text) {
   if (host == "0.0.0.0") host.clear();
   if (!host.empty()) {
     if (host.find(':') != std::string::npos || host.front() == '[')
-      return invalid("IPv6 is not supported by the embedded HTTP server");
+      return invalid("IPv6 is not supported by the metrics server");
     in_addr addr;
     if (inet_pton(AF_INET, host.c_str(), &addr) != 1) return invalid("host is not an IPv4 address");
   }

@@ -1,6 +1,7 @@
 #pragma once
-// --listen HOST:PORT (contract default ":9879"). The embedded civetweb has no IPv6: an IPv6 host is
-// rejected with a clear message rather than failing at bind time.
+// --listen HOST:PORT (default 127.0.0.1:9879, loopback; ":9879" is every IPv4 interface). The
+// metrics server listens on IPv4 only: an IPv6 host is rejected with a clear message rather than
+// failing at bind time.
 
 #include <cstdint>
 #include <string>
@@ -14,8 +15,8 @@ struct ListenAddress {
   std::string host;   // empty: all IPv4 interfaces
   uint16_t port = 0;  // 0: any free port (tests)
 
-  // The civetweb listening_ports form: "9879" or "127.0.0.1:9879".
-  std::string ToCivetweb() const;
+  // "9879" (every interface) or "127.0.0.1:9879", for messages.
+  std::string ToText() const;
 };
 
 // Accepts ":PORT", "HOST:PORT" with an IPv4 address or "localhost". Errors: InvalidArgument.

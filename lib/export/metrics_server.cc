@@ -1,131 +1,386 @@
 #include "export/metrics_server.h"
 
 #include <arpa/inet.h>
-#include <civetweb.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
-#include <cstring>
-#include <string_view>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "export/http_answer.h"
+#include "export/http_request.h"
+#include "export/listening_socket.h"
 
 namespace rocewatch {
 namespace {
 
+using SteadyClock = std::chrono::steady_clock;
 constexpr char kExpositionType[] = "text/plain; version=0.0.4; charset=utf-8";
+constexpr char kNotReady[] = "not ready: no poll completed yet\n";
+// A document answer the document thread has not made by then is given up (its callback is
+// bounded by the daemon; this only keeps a connection from waiting forever).
+constexpr std::chrono::seconds kDocumentDeadline{30};
 
-// Writes the response; `encoding` is a Content-Encoding ("" for none); HEAD gets the head only.
-int Reply(mg_connection* conn, bool head_only, int status, const char* reason,
-          const char* content_type, const std::string& body, const char* encoding = "") {
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n%s%s%sContent-Length: %zu\r\n"
-            "Connection: close\r\n\r\n",
-            status, reason, content_type, *encoding ? "Content-Encoding: " : "", encoding,
-            *encoding ? "\r\n" : "", body.size());
-  if (!head_only) mg_write(conn, body.data(), body.size());
-  return status;
+// Sends what fits now, without blocking or SIGPIPE; returns the bytes taken (0 on any error).
+size_t SendSome(int fd, const char* data, size_t size) {
+  const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+  return n > 0 ? static_cast<size_t>(n) : 0;
 }
 
-// Why civetweb could not listen, in words: binds a probe socket the way it does and names the
-// errno (civetweb itself only says "possible problem binding to port").
-std::string WhyCannotListen(const ListenAddress& address) {
-  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return std::strerror(errno);
-  int one = 1;
-  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_port = htons(address.port);
-  sa.sin_addr.s_addr = htonl(INADDR_ANY);
-  std::string why;
-  if (!address.host.empty() &&
-      ::inet_pton(AF_INET, address.host == "localhost" ? "127.0.0.1" : address.host.c_str(),
-                  &sa.sin_addr) != 1) {
-    why = "'" + address.host + "' is not an IPv4 address";
-  } else if (::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) != 0) {
-    int saved = errno;
-    if (saved == EADDRINUSE)
-      why = "port " + std::to_string(address.port) +
-            " is already in use (another rocewatch, or another program, listens on it): stop "
-            "it or choose another port with --listen";
-    else if (saved == EACCES)
-      why = "permission denied for port " + std::to_string(address.port) +
-            " (ports below 1024 need CAP_NET_BIND_SERVICE)";
-    else if (saved == EADDRNOTAVAIL)
-      why = "address " + address.host + " is not on this host";
-    else
-      why = std::strerror(saved);
-  } else {
-    why = "civetweb failed to start";
+// Who a peer is, for the per-client bound: its IPv4 address, or the uid of a unix socket peer.
+std::string ClientOf(int fd, const sockaddr_storage& peer) {
+  if (peer.ss_family == AF_INET) {
+    char text[INET_ADDRSTRLEN] = {};
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(peer).sin_addr, text, sizeof(text));
+    return text;
   }
-  ::close(fd);
-  return why;
+  ucred credentials{};
+  socklen_t length = sizeof(credentials);
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0)
+    return "uid " + std::to_string(credentials.uid);
+  return "unix";
 }
+
+struct Connection {
+  enum class Phase { kReadingHead, kWaitingDocument, kWriting };
+  int fd = -1;
+  std::string client;
+  Phase phase = Phase::kReadingHead;
+  SteadyClock::time_point accepted;
+  SteadyClock::time_point deadline;
+  std::string received;
+  std::string answer;
+  size_t sent = 0;
+};
+
+// A document request handed to the document thread.
+struct DocumentJob {
+  uint64_t connection;
+  std::string path;
+  bool head_only;
+  bool gzip;
+};
 
 }  // namespace
 
-int MetricsServer::Answer(mg_connection* conn) {
-  const mg_request_info* info = mg_get_request_info(conn);
-  const auto* server = static_cast<const MetricsServer*>(mg_get_user_data(mg_get_context(conn)));
-  if (info == nullptr || info->local_uri == nullptr || server == nullptr) return 0;
-  const bool head_only =
-      info->request_method != nullptr && std::strcmp(info->request_method, "HEAD") == 0;
-  if (!head_only &&
-      (info->request_method == nullptr || std::strcmp(info->request_method, "GET") != 0))
-    return Reply(conn, false, 405, "Method Not Allowed", "text/plain", "GET or HEAD only\n");
-  const std::string_view path = info->local_uri;
-  if (path == "/metrics") {
-    std::shared_ptr<const ServedText> exposition = server->metrics_();
-    if (!exposition) return Reply(conn, head_only, 200, "OK", kExpositionType, "");
-    const char* accept = mg_get_header(conn, "Accept-Encoding");
-    const std::string* gzipped =
-        accept != nullptr && AcceptsGzip(accept) ? exposition->gzipped() : nullptr;
-    return gzipped != nullptr
-               ? Reply(conn, head_only, 200, "OK", kExpositionType, *gzipped, "gzip")
-               : Reply(conn, head_only, 200, "OK", kExpositionType, exposition->text());
+class MetricsServer::Impl {
+ public:
+  Impl(Endpoints endpoints, HttpLimits limits, ListeningSocket tcp)
+      : endpoints_(std::move(endpoints)), limits_(limits), tcp_(std::move(tcp)) {}
+  ~Impl() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    jobs_ready_.notify_all();
+    Wake();
+    if (socket_thread_.joinable()) socket_thread_.join();
+    if (document_thread_.joinable()) document_thread_.join();
+    for (auto& [id, connection] : connections_) ::close(connection.fd);
+    if (wake_fd_ >= 0) ::close(wake_fd_);
   }
-  if (path == "/healthz") {
-    const bool healthy = server->health_ && server->health_();
-    return healthy ? Reply(conn, head_only, 200, "OK", "text/plain", "ok\n")
-                   : Reply(conn, head_only, 503, "Service Unavailable", "text/plain", "stalled\n");
+
+  Status Begin(const std::string& unix_socket) {
+    wake_fd_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (wake_fd_ < 0) return Status::FromErrno(errno, "eventfd");
+    if (!unix_socket.empty()) {
+      StatusOr<ListeningSocket> local = ListeningSocket::Unix(unix_socket);
+      if (local.ok()) {
+        unix_ = std::move(local).value();
+      } else {
+        unix_status_ = local.status();
+      }
+    }
+    socket_thread_ = std::thread([this] { ServeSockets(); });
+    document_thread_ = std::thread([this] { MakeDocuments(); });
+    return Status::Ok();
   }
-  if (path == "/api/v1/findings") {
-    if (!server->findings_)
-      return Reply(conn, head_only, 404, "Not Found", "text/plain", "not served\n");
-    std::shared_ptr<const std::string> document = server->findings_();
-    if (!document)
-      return Reply(conn, head_only, 503, "Service Unavailable", "text/plain",
-                   "no poll completed yet\n");
-    return Reply(conn, head_only, 200, "OK", "application/json", *document);
+
+  int port() const { return tcp_.port(); }
+  const Status& unix_status() const { return unix_status_; }
+
+ private:
+  void Wake() {
+    const uint64_t one = 1;
+    if (wake_fd_ >= 0) {
+      [[maybe_unused]] ssize_t n = ::write(wake_fd_, &one, sizeof(one));
+    }
   }
-  return Reply(conn, head_only, 404, "Not Found", "text/plain",
-               "not found: /metrics, /healthz and /api/v1/findings are served\n");
-}
+
+  // The socket thread: every accept, read, write and close.
+  void ServeSockets() {
+    std::vector<pollfd> polled;
+    std::vector<uint64_t> polled_ids;
+    while (true) {
+      // While accepting is paused (out of descriptors), the listeners are not polled: poll()
+      // would report them ready at once, again and again.
+      const bool accepting = SteadyClock::now() >= accept_paused_until_;
+      polled.assign({{wake_fd_, POLLIN, 0},
+                     {accepting ? tcp_.fd() : -1, POLLIN, 0},
+                     {accepting ? unix_.fd() : -1, POLLIN, 0}});
+      polled_ids.assign(3, 0);
+      SteadyClock::time_point next = SteadyClock::now() + std::chrono::seconds(60);
+      if (!accepting) next = accept_paused_until_;
+      for (auto& [id, connection] : connections_) {
+        next = std::min(next, connection.deadline);
+        if (connection.phase == Connection::Phase::kWaitingDocument) continue;
+        polled.push_back(
+            {connection.fd,
+             static_cast<short>(connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN),
+             0});
+        polled_ids.push_back(id);
+      }
+      const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - SteadyClock::now());
+      const int rc = ::poll(polled.data(), polled.size(),
+                            static_cast<int>(std::max<int64_t>(0, wait.count())));
+      if (rc < 0 && errno != EINTR) break;
+      if (polled[0].revents != 0) {
+        uint64_t count;
+        [[maybe_unused]] ssize_t n = ::read(wake_fd_, &count, sizeof(count));
+        if (TakeFinishedDocuments()) return;
+      }
+      for (size_t i = 1; i <= 2; ++i)
+        if (polled[i].revents & POLLIN) AcceptAll(polled[i].fd);
+      for (size_t i = 3; i < polled.size(); ++i)
+        if (polled[i].revents != 0) Advance(polled_ids[i]);
+      CloseExpired(SteadyClock::now());
+    }
+  }
+
+  // Accepts every pending connection on `listener`, within the bounds.
+  void AcceptAll(int listener) {
+    while (true) {
+      sockaddr_storage peer{};
+      socklen_t length = sizeof(peer);
+      const int fd = ::accept4(listener, reinterpret_cast<sockaddr*>(&peer), &length,
+                               SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd < 0) {
+        if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+          accept_paused_until_ = SteadyClock::now() + std::chrono::milliseconds(100);
+        return;  // EAGAIN: none left
+      }
+      std::string client = ClientOf(fd, peer);
+      if (per_client_[client] >= limits_.max_per_client ||
+          (connections_.size() >= limits_.max_connections && !DropOldestReading())) {
+        Refuse(fd, "too many connections\n");
+        continue;
+      }
+      ++per_client_[client];
+      Connection& connection = connections_[next_id_++];
+      connection.fd = fd;
+      connection.client = std::move(client);
+      connection.accepted = SteadyClock::now();
+      connection.deadline = connection.accepted + limits_.header_deadline;
+    }
+  }
+
+  // Makes room: closes the connection that has waited longest for its head. False when every
+  // connection already sent its head (they are answered soon).
+  bool DropOldestReading() {
+    auto oldest = connections_.end();
+    for (auto it = connections_.begin(); it != connections_.end(); ++it)
+      if (it->second.phase == Connection::Phase::kReadingHead &&
+          (oldest == connections_.end() || it->second.accepted < oldest->second.accepted))
+        oldest = it;
+    if (oldest == connections_.end()) return false;
+    Close(oldest);
+    ++dropped_;
+    return true;
+  }
+
+  void Refuse(int fd, const std::string& why) {
+    const std::string answer = HttpTextAnswer(503, why);
+    SendSome(fd, answer.data(), answer.size());
+    ::close(fd);
+  }
+
+  void Close(std::map<uint64_t, Connection>::iterator it) {
+    ::close(it->second.fd);
+    auto client = per_client_.find(it->second.client);
+    if (client != per_client_.end() && --client->second == 0) per_client_.erase(client);
+    connections_.erase(it);
+  }
+
+  void CloseExpired(SteadyClock::time_point now) {
+    for (auto it = connections_.begin(); it != connections_.end();) {
+      auto current = it++;
+      if (current->second.deadline > now) continue;
+      if (current->second.phase == Connection::Phase::kReadingHead) {
+        const std::string answer = HttpTextAnswer(408, "request head not received in time\n");
+        SendSome(current->second.fd, answer.data(), answer.size());
+      }
+      Close(current);
+    }
+  }
+
+  // Reads or writes what the connection is ready for.
+  void Advance(uint64_t id) {
+    auto it = connections_.find(id);
+    if (it == connections_.end()) return;
+    Connection& connection = it->second;
+    if (connection.phase == Connection::Phase::kWriting) {
+      const size_t n = SendSome(connection.fd, connection.answer.data() + connection.sent,
+                                connection.answer.size() - connection.sent);
+      connection.sent += n;
+      if (n == 0 || connection.sent == connection.answer.size()) Close(it);
+      return;
+    }
+    char buffer[2048];
+    const ssize_t n = ::recv(connection.fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n <= 0) {
+      Close(it);
+      return;
+    }
+    connection.received.append(buffer, static_cast<size_t>(n));
+    HttpRequestHead head;
+    switch (ParseRequestHead(connection.received, &head)) {
+      case HeadVerdict::kIncomplete:
+        return;
+      case HeadVerdict::kTooLarge:
+        return StartWriting(connection, HttpTextAnswer(431, "request head too large\n"));
+      case HeadVerdict::kMalformed:
+        return StartWriting(connection, HttpTextAnswer(400, "malformed request\n"));
+      case HeadVerdict::kComplete:
+        return Route(id, connection, head);
+    }
+  }
+
+  void StartWriting(Connection& connection, std::string answer) {
+    connection.phase = Connection::Phase::kWriting;
+    connection.answer = std::move(answer);
+    connection.received.clear();
+    connection.deadline = SteadyClock::now() + limits_.write_deadline;
+  }
+
+  // Answers /healthz, refusals and "not ready" here; hands the documents to the document thread.
+  void Route(uint64_t id, Connection& connection, const HttpRequestHead& head) {
+    const bool head_only = head.method == "HEAD";
+    if (!head_only && head.method != "GET")
+      return StartWriting(connection, HttpTextAnswer(405, "GET or HEAD only\n"));
+    const bool known = head.path == "/metrics" || head.path == "/healthz" ||
+                       (head.path == "/api/v1/findings" && endpoints_.findings);
+    if (!known) {
+      const char* why = head.path == "/api/v1/findings"
+                            ? "not served\n"
+                            : "not found: /metrics, /healthz and /api/v1/findings are served\n";
+      return StartWriting(connection, HttpTextAnswer(404, why, head_only));
+    }
+    const Health health = endpoints_.health ? endpoints_.health() : Health::kStalled;
+    if (health == Health::kNotReady)
+      return StartWriting(connection, HttpTextAnswer(503, kNotReady, head_only));
+    if (head.path == "/healthz")
+      return StartWriting(connection, health == Health::kLive
+                                          ? HttpTextAnswer(200, "ok\n", head_only)
+                                          : HttpTextAnswer(503, "stalled\n", head_only));
+    connection.phase = Connection::Phase::kWaitingDocument;
+    connection.deadline = SteadyClock::now() + kDocumentDeadline;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      jobs_.push_back({id, head.path, head_only, AcceptsGzip(head.accept_encoding)});
+    }
+    jobs_ready_.notify_one();
+  }
+
+  // Moves the documents the document thread made to their connections. True when stopping.
+  bool TakeFinishedDocuments() {
+    std::deque<std::pair<uint64_t, std::string>> finished;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) return true;
+      finished.swap(finished_);
+    }
+    for (auto& [id, answer] : finished) {
+      auto it = connections_.find(id);
+      if (it != connections_.end()) StartWriting(it->second, std::move(answer));
+    }
+    return false;
+  }
+
+  // The document thread: calls the document callbacks, one request at a time.
+  void MakeDocuments() {
+    while (true) {
+      DocumentJob job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        jobs_ready_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+        if (stopping_) return;
+        job = std::move(jobs_.front());
+        jobs_.pop_front();
+      }
+      std::string answer = Document(job);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finished_.emplace_back(job.connection, std::move(answer));
+      }
+      Wake();
+    }
+  }
+
+  std::string Document(const DocumentJob& job) const {
+    if (job.path == "/metrics") {
+      std::shared_ptr<const ServedText> exposition =
+          endpoints_.metrics ? endpoints_.metrics() : nullptr;
+      if (!exposition) return HttpTextAnswer(503, kNotReady, job.head_only);
+      const std::string* gzipped = job.gzip ? exposition->gzipped() : nullptr;
+      return gzipped != nullptr
+                 ? HttpAnswer(200, kExpositionType, *gzipped, job.head_only, "gzip")
+                 : HttpAnswer(200, kExpositionType, exposition->text(), job.head_only);
+    }
+    std::shared_ptr<const std::string> document = endpoints_.findings();
+    if (!document) return HttpTextAnswer(503, kNotReady, job.head_only);
+    return HttpAnswer(200, "application/json", *document, job.head_only);
+  }
+
+  const Endpoints endpoints_;
+  const HttpLimits limits_;
+  ListeningSocket tcp_;
+  ListeningSocket unix_ = ListeningSocket::Closed();
+  Status unix_status_ = Status::Ok();
+  int wake_fd_ = -1;
+
+  // Socket thread only.
+  std::map<uint64_t, Connection> connections_;
+  std::map<std::string, size_t> per_client_;
+  uint64_t next_id_ = 1;
+  uint64_t dropped_ = 0;
+  SteadyClock::time_point accept_paused_until_;
+
+  std::mutex mutex_;
+  std::condition_variable jobs_ready_;
+  bool stopping_ = false;                                  // GUARDED_BY(mutex_)
+  std::deque<DocumentJob> jobs_;                           // GUARDED_BY(mutex_)
+  std::deque<std::pair<uint64_t, std::string>> finished_;  // GUARDED_BY(mutex_)
+
+  std::thread socket_thread_;
+  std::thread document_thread_;
+};
+
+MetricsServer::MetricsServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+MetricsServer::~MetricsServer() = default;
 
 StatusOr<std::unique_ptr<MetricsServer>> MetricsServer::Start(const ListenAddress& address,
-                                                              MetricsDocument metrics,
-                                                              HealthCheck health,
-                                                              FindingsDocument findings) {
-  std::unique_ptr<MetricsServer> server(
-      new MetricsServer(std::move(metrics), std::move(health), std::move(findings)));
-  mg_callbacks callbacks{};
-  callbacks.begin_request = &MetricsServer::Answer;
-  callbacks.log_message = [](const mg_connection*, const char*) { return 1; };  // not to stderr
-  const std::string ports = address.ToCivetweb();
-  const char* options[] = {"listening_ports", ports.c_str(), "num_threads", "2", nullptr};
-  server->context_ = mg_start(&callbacks, server.get(), options);
-  if (server->context_ == nullptr)
-    return Status::Unavailable("cannot listen on " + ports + ": " + WhyCannotListen(address));
-  mg_server_port bound[4] = {};
-  const int count = mg_get_server_ports(server->context_, 4, bound);
-  if (count <= 0) return Status::Unavailable("no listening port on " + ports);
-  server->port_ = bound[0].port;
-  return server;
+                                                              Endpoints endpoints,
+                                                              const std::string& unix_socket,
+                                                              HttpLimits limits) {
+  StatusOr<ListeningSocket> tcp = ListeningSocket::Tcp(address);
+  if (!tcp.ok()) return tcp.status();
+  auto impl = std::make_unique<Impl>(std::move(endpoints), limits, std::move(tcp).value());
+  if (Status begun = impl->Begin(unix_socket); !begun.ok()) return begun;
+  return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(impl)));
 }
 
-MetricsServer::~MetricsServer() {
-  if (context_ != nullptr) mg_stop(context_);  // joins the server threads
-}
+int MetricsServer::port() const { return impl_->port(); }
+const Status& MetricsServer::unix_socket_status() const { return impl_->unix_status(); }
 
 }  // namespace rocewatch

@@ -1,10 +1,13 @@
 #include "os/state_file_writer.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <memory>
 
 namespace rocewatch {
 namespace {
@@ -46,6 +49,33 @@ Status EnsureDirectoryOf(const std::string& path) {
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
     return Status::FromErrno(errno, "mkdir " + dir);
   return Status::Ok();
+}
+
+bool ProcessExists(pid_t pid) { return ::kill(pid, 0) == 0 || errno == EPERM; }
+
+std::vector<std::string> RemoveStaleTemporaryFiles(const std::string& path,
+                                                   const std::function<bool(pid_t)>& exists) {
+  std::vector<std::string> removed;
+  const size_t slash = path.find_last_of('/');
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp.";
+  std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(DirectoryOf(path).c_str()), &::closedir);
+  if (prefix.size() == 5 || !dir) return removed;
+  const int dir_fd = ::dirfd(dir.get());
+  while (const dirent* entry = ::readdir(dir.get())) {
+    const std::string name = entry->d_name;
+    if (name.size() <= prefix.size() || name.size() > prefix.size() + 10 ||
+        name.compare(0, prefix.size(), prefix) != 0)
+      continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos || digits[0] == '0') continue;
+    const long long pid = std::stoll(digits);
+    if (pid > 0x7fffffff || pid == ::getpid() || exists(static_cast<pid_t>(pid))) continue;
+    struct stat st;
+    if (::fstatat(dir_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    if (::unlinkat(dir_fd, name.c_str(), 0) == 0) removed.push_back(name);
+  }
+  return removed;
 }
 
 Status PosixStateFileWriter::WriteAtomically(const std::string& path, const std::string& content) {

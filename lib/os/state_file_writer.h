@@ -4,7 +4,11 @@
 // it over the target, fsync the directory. Abstract so that tests can record writes or make them
 // fail (tests/support/fake_state_file_writer.h).
 
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -14,6 +18,17 @@ namespace rocewatch {
 std::string DirectoryOf(const std::string& path);
 // Creates the directory of `path` (one level, mode 0755) when it is missing. Errors: FromErrno.
 Status EnsureDirectoryOf(const std::string& path);
+
+// True while a process `pid` exists (kill(pid, 0) succeeds or is refused with EPERM).
+bool ProcessExists(pid_t pid);
+
+// Removes the temporary files `<name>.tmp.<pid>` beside `path` (name: its last component) that a
+// writer killed between create and rename left behind: only names of exactly that form, only
+// regular files (a link of that name is never followed nor removed), only of pids `exists` says
+// are gone, never this process's. Returns the names removed; an unreadable directory removes
+// nothing.
+std::vector<std::string> RemoveStaleTemporaryFiles(
+    const std::string& path, const std::function<bool(pid_t)>& exists = ProcessExists);
 
 class StateFileWriter {
  public:

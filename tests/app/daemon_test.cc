@@ -20,6 +20,7 @@ class DaemonTest : public ::testing::Test {
     options_.common.paths = HostPaths::ForRoots(dir_.path());
     options_.common.gid_source = GidSourceChoice::kSysfs;
     options_.listen = ListenAddress{"127.0.0.1", 0};
+    options_.api_socket.clear();
     options_.state_file = dir_.path() + "/state.json";
   }
   StatusOr<std::unique_ptr<Daemon>> Start() {

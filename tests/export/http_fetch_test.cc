@@ -36,7 +36,7 @@ TEST(ParseHttpUrlTest, BadUrlsSayWhatIsWrong) {
 
 TEST(FetchUrlTest, NothingListeningIsUnavailableQuickly) {
   // Port 1 on loopback: refused at once (nothing there, no root needed).
-  StatusOr<FetchedPage> page = FetchUrl({"127.0.0.1", 1, "/"}, std::chrono::seconds(2));
+  StatusOr<FetchedPage> page = FetchUrl({"127.0.0.1", 1, "/", ""}, std::chrono::seconds(2));
   ASSERT_FALSE(page.ok());
   EXPECT_EQ(page.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(page.status().message().find("refused"), std::string::npos) << page.status().message();

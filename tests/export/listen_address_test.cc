@@ -6,10 +6,10 @@ namespace rocewatch {
 namespace {
 
 TEST(ParseListenAddress, AcceptsPortOnlyAndIpv4Hosts) {
-  EXPECT_EQ(ParseListenAddress(":9879")->ToCivetweb(), "9879");
-  EXPECT_EQ(ParseListenAddress("0.0.0.0:9879")->ToCivetweb(), "9879");
-  EXPECT_EQ(ParseListenAddress("127.0.0.1:0")->ToCivetweb(), "127.0.0.1:0");
-  EXPECT_EQ(ParseListenAddress("localhost:80")->ToCivetweb(), "127.0.0.1:80");
+  EXPECT_EQ(ParseListenAddress(":9879")->ToText(), "9879");
+  EXPECT_EQ(ParseListenAddress("0.0.0.0:9879")->ToText(), "9879");
+  EXPECT_EQ(ParseListenAddress("127.0.0.1:0")->ToText(), "127.0.0.1:0");
+  EXPECT_EQ(ParseListenAddress("localhost:80")->ToText(), "127.0.0.1:80");
 }
 
 TEST(ParseListenAddress, RejectsWhatCivetwebCannotServe) {

@@ -18,14 +18,18 @@ namespace {
 class MetricsServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto started = MetricsServer::Start(
-        *ParseListenAddress("127.0.0.1:0"), Exposition(), [this] { return healthy_.load(); },
-        [this] {
-          std::lock_guard<std::mutex> lock(mutex_);
-          return findings_;
-        });
+    auto started = MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), Endpoints());
     ASSERT_TRUE(started.ok()) << started.status().ToString();
     server_ = std::move(started).value();
+  }
+  MetricsServer::Endpoints Endpoints(bool with_findings = true) {
+    MetricsServer::Endpoints endpoints{Exposition(), [this] { return health_.load(); }, nullptr};
+    if (with_findings)
+      endpoints.findings = [this] {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return findings_;
+      };
+    return endpoints;
   }
   // Serves the exposition the test set last (the server's side of /metrics only; how the daemon
   // builds it is core/on_demand.h and export/exposition_writer.h).
@@ -44,7 +48,7 @@ class MetricsServerTest : public ::testing::Test {
     std::lock_guard<std::mutex> lock(mutex_);
     findings_ = std::move(document);
   }
-  std::atomic<bool> healthy_{true};
+  std::atomic<MetricsServer::Health> health_{MetricsServer::Health::kLive};
   std::mutex mutex_;
   std::shared_ptr<const ServedText> exposition_;  // GUARDED_BY(mutex_)
   std::shared_ptr<const std::string> findings_;   // GUARDED_BY(mutex_)
@@ -68,11 +72,31 @@ TEST_F(MetricsServerTest, ServesTheLastPublishedExposition) {
   EXPECT_EQ(FindSample(response->body, R"(rocewatch_port_active{device="mlx5_0",port="1"})"), 0);
 }
 
-TEST_F(MetricsServerTest, BeforeTheFirstExpositionMetricsIsEmpty) {
+TEST_F(MetricsServerTest, BeforeTheFirstExpositionMetricsIsNotReady) {
   auto response = HttpGet("127.0.0.1", server_->port(), "/metrics");
   ASSERT_TRUE(response.ok()) << response.status().ToString();
-  EXPECT_EQ(response->status, 200);
-  EXPECT_EQ(response->body, "");
+  EXPECT_EQ(response->status, 503);
+  EXPECT_NE(response->body.find("not ready"), std::string::npos) << response->body;
+}
+
+TEST_F(MetricsServerTest, UntilTheFirstPollEveryEndpointAnswersNotReady) {
+  MetricFamilies families;
+  families.Gauge("rocewatch_port_active", "help", {{"device", "mlx5_0"}, {"port", "1"}}, 1);
+  Publish(families.Take());
+  SetFindings(std::make_shared<const std::string>("{}"));
+  health_ = MetricsServer::Health::kNotReady;
+  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings"}) {
+    auto response = HttpGet("127.0.0.1", server_->port(), path);
+    ASSERT_TRUE(response.ok()) << path;
+    EXPECT_EQ(response->status, 503) << path;
+    EXPECT_EQ(response->body, "not ready: no poll completed yet\n") << path;
+  }
+  health_ = MetricsServer::Health::kLive;
+  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings"}) {
+    auto response = HttpGet("127.0.0.1", server_->port(), path);
+    ASSERT_TRUE(response.ok()) << path;
+    EXPECT_EQ(response->status, 200) << path;
+  }
 }
 
 TEST_F(MetricsServerTest, AScraperThatAcceptsGzipGetsTheExpositionCompressed) {
@@ -116,10 +140,11 @@ TEST_F(MetricsServerTest, HealthzFollowsTheHealthCheck) {
   auto ok = HttpGet("127.0.0.1", server_->port(), "/healthz");
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(ok->status, 200);
-  healthy_ = false;
+  health_ = MetricsServer::Health::kStalled;
   auto stalled = HttpGet("127.0.0.1", server_->port(), "/healthz");
   ASSERT_TRUE(stalled.ok());
   EXPECT_EQ(stalled->status, 503);
+  EXPECT_EQ(stalled->body, "stalled\n");
 }
 
 TEST_F(MetricsServerTest, FindingsAreTheCallbacksDocumentOr503WhileThereIsNone) {
@@ -134,8 +159,7 @@ TEST_F(MetricsServerTest, FindingsAreTheCallbacksDocumentOr503WhileThereIsNone) 
 }
 
 TEST_F(MetricsServerTest, FindingsAre404WithoutACallback) {
-  auto other =
-      MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), Exposition(), [] { return true; });
+  auto other = MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), Endpoints(false));
   ASSERT_TRUE(other.ok()) << other.status().ToString();
   auto response = HttpGet("127.0.0.1", (*other)->port(), "/api/v1/findings");
   ASSERT_TRUE(response.ok());
@@ -143,9 +167,8 @@ TEST_F(MetricsServerTest, FindingsAre404WithoutACallback) {
 }
 
 TEST_F(MetricsServerTest, ASecondServerOnTheSamePortFailsWithAClearError) {
-  auto second =
-      MetricsServer::Start(*ParseListenAddress("127.0.0.1:" + std::to_string(server_->port())),
-                           Exposition(), [] { return true; });
+  auto second = MetricsServer::Start(
+      *ParseListenAddress("127.0.0.1:" + std::to_string(server_->port())), Endpoints());
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(second.status().message().find("cannot listen"), std::string::npos);

@@ -46,6 +46,10 @@ StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::Start(const std::vector<
   argv.push_back(ROCEWATCH_BINARY);
   argv.push_back("run");
   argv.push_back("--listen=127.0.0.1:" + std::to_string(daemon->port_));
+  // Tests run side by side: no daemon binds the default local socket unless a test asks.
+  bool socket_given = false;
+  for (const std::string& arg : args) socket_given |= arg.rfind("--api-socket", 0) == 0;
+  if (!socket_given) argv.push_back("--api-socket=");
   argv.insert(argv.end(), args.begin(), args.end());
 
   pid_t pid = fork();

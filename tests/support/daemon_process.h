@@ -15,7 +15,8 @@ namespace rocewatch {
 
 class DaemonProcess {
  public:
-  // Starts ROCEWATCH_BINARY `run --listen 127.0.0.1:<free port> <args>`; stderr goes to a log
+  // Starts ROCEWATCH_BINARY `run --listen 127.0.0.1:<free port> <args>` (with `--api-socket=`,
+  // no local socket, unless `args` give one); stderr goes to a log
   // file (log_path()). Waits until /healthz answers (at most `startup`).
   // If `netns` is not empty the daemon runs inside that network namespace (`ip netns exec`).
   static StatusOr<std::unique_ptr<DaemonProcess>> Start(

@@ -15,6 +15,7 @@ InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_
   options_.common.gid_source = GidSourceChoice::kSysfs;
   options_.state_file.clear();
   options_.listen = ListenAddress{"127.0.0.1", 0};
+  options_.api_socket.clear();                // tests run side by side: none binds the default path
   options_.interval = std::chrono::hours(1);  // polls come from Poll()
   // Read everything on every snapshot: GID tables, port attributes, listings.
   options_.gid_backstop = Duration::zero();

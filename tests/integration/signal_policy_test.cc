@@ -1,0 +1,77 @@
+// Every signal rocewatch decides on (app/signal_policy.h), sent to the real daemon: the ignored
+// ones are logged and leave it serving, SIGTERM still stops it with exit 0, a fault signal left to
+// its default kills it.
+#include "app/signal_policy.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <thread>
+
+#include "support/daemon_process.h"
+#include "support/sysfs_fixture.h"
+#include "support/temp_dir.h"
+
+namespace rocewatch {
+namespace {
+
+bool WaitForLog(const DaemonProcess& daemon, const std::string& text) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < end) {
+    if (daemon.ReadLog().find(text) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST(SignalPolicyTest, IgnoredSignalsAreLoggedAndTheDaemonKeepsServing) {
+  TempDir dir;
+  ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", RailNode(1)).ok());
+  auto daemon = DaemonProcess::Start({"--host-root", dir.path(), "--state-file", ""});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  std::vector<int> signals = {SIGHUP, SIGUSR1,   SIGUSR2, SIGALRM,  SIGVTALRM,    SIGPROF, SIGIO,
+                              SIGPWR, SIGSTKFLT, SIGXFSZ, SIGRTMIN, SIGRTMIN + 5, SIGRTMAX};
+  for (int signo : signals) {
+    SCOPED_TRACE(SignalName(signo));
+    ASSERT_TRUE((*daemon)->Signal(signo));
+    EXPECT_TRUE(WaitForLog(**daemon, "received " + SignalName(signo))) << (*daemon)->ReadLog();
+    auto health = (*daemon)->Get("/healthz");
+    ASSERT_TRUE(health.ok()) << (*daemon)->ReadLog();
+    EXPECT_EQ(health->status, 200);
+  }
+  ASSERT_TRUE((*daemon)->Signal(SIGPIPE));  // ignored, not logged
+  auto health = (*daemon)->Get("/healthz");
+  ASSERT_TRUE(health.ok());
+  ASSERT_TRUE((*daemon)->Signal(SIGTERM));
+  std::optional<int> status = (*daemon)->WaitForExit(std::chrono::seconds(5));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, 0);
+  EXPECT_NE((*daemon)->ReadLog().find("received SIGTERM, stopping"), std::string::npos);
+}
+
+TEST(SignalPolicyTest, AFaultSignalKeepsItsDefaultAction) {
+  TempDir dir;
+  ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", RailNode(1)).ok());
+  auto daemon = DaemonProcess::Start({"--host-root", dir.path(), "--state-file", ""});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  ASSERT_TRUE((*daemon)->Signal(SIGSEGV));
+  std::optional<int> status = (*daemon)->WaitForExit(std::chrono::seconds(5));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ(*status, -SIGSEGV);
+}
+
+TEST(SignalPolicyTest, StaleTemporaryStateFilesAreRemovedAtStart) {
+  TempDir dir;
+  ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", RailNode(1)).ok());
+  // pid 2^22 + 1 is above the default pid_max range of most hosts; checked dead below.
+  const std::string stale = dir.WriteFile("state/state.json.tmp.4194305", "torn");
+  ASSERT_NE(::kill(4194305, 0), 0);
+  auto daemon = DaemonProcess::Start(
+      {"--host-root", dir.path(), "--state-file", dir.path() + "/state/state.json"});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  EXPECT_NE(::access(stale.c_str(), F_OK), 0) << (*daemon)->ReadLog();
+  EXPECT_NE((*daemon)->ReadLog().find("removed state.json.tmp.4194305"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocewatch
