@@ -4,8 +4,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "app/defaults.h"
 #include "core/duration.h"
 #include "core/text.h"
+#include "export/http_fetch.h"
 
 namespace rocewatch {
 namespace {
@@ -47,7 +49,10 @@ SlurmCheckFlagValues::SlurmCheckFlagValues() {
   const SlurmCheckOptions check;
   const ScontrolOptions scontrol_defaults;
   node = DefaultNodeName();
-  daemon = DiagnoseOptions::DefaultDaemonText();
+  // The daemon's local socket where it is (Slurm runs the check with an empty environment, so
+  // the default path), else its default TCP address.
+  daemon = IsUnixSocket(defaults::kApiSocket) ? std::string("unix:") + defaults::kApiSocket
+                                              : DiagnoseOptions::DefaultDaemonText();
   drain_on = JoinedDefaultChecks();
   hold_down = FormatDuration(check.policy.hold_down);
   budget = check.policy.budget.ToString();
@@ -67,7 +72,8 @@ void AddSlurmCheckFlags(CLI::App& cmd, SlurmCheckFlagValues& v) {
   option("--node", v.node, "This node's Slurm name (default: SLURMD_NODENAME, else the host name)",
          "ROCEWATCH_NODE");
   option("--daemon", v.daemon,
-         "The local daemon whose live findings are used (http://HOST:PORT), or none; where it "
+         "The local daemon whose live findings are used (unix:PATH or http://HOST:PORT), or none; "
+         "where it "
          "does not answer, the one-shot checks decide",
          "ROCEWATCH_DAEMON");
   option("--drain-on", v.drain_on, "Comma-separated check ids whose findings drain the node",
