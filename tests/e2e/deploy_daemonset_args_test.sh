@@ -49,7 +49,7 @@ def fixture(value):
     value = re.sub(r"^(--[a-z-]+=127\.0\.0\.1):9879$", rf"\1:{port}", value)
     return value
 
-env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "ROCEWATCH_API_SOCKET": f"{work}/api-{variant}.sock"}
 for var in container.get("env", []):
     if "value" in var:
         env[var["name"]] = fixture(var["value"])
