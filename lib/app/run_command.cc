@@ -8,19 +8,19 @@
 
 #include "app/components.h"
 #include "app/inventory_snapshot_source.h"
+#include "app/signal_policy.h"
 #include "app/source_stall_component.h"
 #include "app/watched_gid_table_source.h"
-#include "app/signal_policy.h"
 #include "build_info.h"
 #include "core/duration.h"
 #include "export/exposition_writer.h"
 #include "os/attribute_reader.h"
 #include "os/boot_id.h"
 #include "os/open_file_limit.h"
+#include "os/state_file_writer.h"
 #include "sysfs/sysfs_gid_table_source.h"
 #include "sysfs/sysfs_poller.h"
 #include "verbs/verbs_gid_table_source.h"
-#include "os/state_file_writer.h"
 
 namespace rocewatch {
 namespace {

@@ -79,8 +79,8 @@ StatusOr<std::unique_ptr<LldpSocket>> PacketLldpSocket::Open(const std::string& 
   int fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     const int error = errno;
-    return Status::FromErrno(error, "AF_PACKET socket for " + netdev +
-                                        (error == EPERM ? " (needs CAP_NET_RAW)" : ""));
+    return Status::FromErrno(
+        error, "AF_PACKET socket for " + netdev + (error == EPERM ? " (needs CAP_NET_RAW)" : ""));
   }
   if (Status s = Configure(fd, ifindex, netdev); !s.ok()) {
     close(fd);
