@@ -72,8 +72,10 @@ std::set<std::string> DefaultDrainChecks() {
           "ip_missing_after_flap",
           "gid_index_mismatch",
           "nccl_gid_index_without_roce_v2_gid",
+          "rail_address_missing",
           kTrafficCollapsed,
-          "link_quality_failing"};
+          "link_quality_failing",
+          "switch_pfc_missing_roce_priority"};
 }
 
 const char* RemediationActionLabel(RemediationAction action) {
