@@ -168,7 +168,7 @@ TEST_F(SlurmCheckCommandTest, AFailedDrainIsToldAndNotCounted) {
 }
 
 TEST_F(SlurmCheckCommandTest, ADaemonThatDoesNotAnswerLeavesTheOneShotChecksToDecide) {
-  options_.diagnose.daemon = HttpUrl{"127.0.0.1", 9879, "/"};
+  options_.diagnose.daemon = HttpUrl{"127.0.0.1", 9879, "/", ""};
   options_.diagnose.daemon_text = "http://127.0.0.1:9879";
   EXPECT_EQ(Check(), 0);
   EXPECT_THAT(out_, HasSubstr("no rocewatch daemon answered at http://127.0.0.1:9879"));
