@@ -38,18 +38,18 @@ void SourceStallComponent::AppendFindings(const MonitorContext& ctx,
       named += (i == 0 ? "" : ", ") + calls[i];
     if (calls.size() > kNamedCalls)
       named += fmt::format(" and {} more", calls.size() - kNamedCalls);
-    Finding finding;
-    finding.check = "source_stalled";
-    finding.severity = SeverityOf(finding.check);
-    finding.subject = source;
-    finding.message = fmt::format(
+    Finding f;
+    f.check = "source_stalled";
+    f.severity = SeverityOf(f.check);
+    f.subject = source;
+    f.message = fmt::format(
         "{} {} read(s) stuck in the kernel for over {:g} s: {}; skipped until they return, the "
         "rest of the node is still read",
         calls.size(), source, deadline, named);
-    finding.remedy =
+    f.remedy =
         "a driver that does not answer: look for hung tasks and firmware errors in the kernel "
         "log (dmesg); a driver reload or a reboot frees the read. rocewatch needs no restart";
-    out.push_back(std::move(finding));
+    out.push_back(std::move(f));
   }
 }
 

@@ -63,7 +63,9 @@ NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procf
     }
     // A kernel thread runs no job: not a process whose settings went unchecked. Its stat is
     // read only when something else failed, so a healthy scan costs no extra read.
-    if (unreadable &&
+    // (ESRCH on environ is also how a process that is gone answers: not unreadable, but a
+    // kernel thread answers it too, and is counted as one.)
+    if ((unreadable || IsKernelThreadEnvironError(environ.status())) &&
         (IsKernelThreadEnvironError(environ.status()) || (no_descriptors && !environ.ok()) ||
          IsKernelThread(fs, procfs_root, process.pid))) {
       ++scan.kernel_threads;

@@ -5,8 +5,8 @@ set -euo pipefail
 src=${ROCEWATCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 work=$(mktemp -d "${TMPDIR:-/tmp}/rocewatch-deploy.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-# No test's daemon serves the host's /run/rocewatch socket (tests that want one name their own).
-export ROCEWATCH_API_SOCKET=""
+# No test's daemon serves the host's /run/rocewatch socket (an empty value would be ignored).
+export ROCEWATCH_API_SOCKET="$work/api.sock"
 
 skip() {
   echo "SKIP: $*"

@@ -19,6 +19,12 @@ e2e_setup 300
 src=$E2E_SOURCE_DIR
 sim_node_create 1
 build_tests="$(dirname "$ROCEWATCH_BINARY")/tests"
+# The identities without uid 0 must be able to run it wherever the build tree lives.
+mkdir -p "$E2E_DIR/bin"
+cp "$ROCEWATCH_BINARY" "$(dirname "$ROCEWATCH_BINARY")"/librocewatch-kubelet.so "$E2E_DIR/bin/" 2>/dev/null ||
+  cp "$ROCEWATCH_BINARY" "$E2E_DIR/bin/"
+chmod 0755 "$E2E_DIR/bin" "$E2E_DIR/bin/"*
+ROCEWATCH_BINARY="$E2E_DIR/bin/rocewatch"
 [ -x "$build_tests/rocewatch-fake-kubelet" ] || e2e_fail "no rocewatch-fake-kubelet in $build_tests"
 
 # The kubelet's socket: root-owned, mode 0755 (a gRPC server's unix listener under umask 022).
@@ -87,7 +93,8 @@ run_as() {
   port=$(e2e_free_port)
   local common=(--sysfs-root "$SIM_SYSFS" --kubelet-socket "$E2E_DIR/kubelet/kubelet.sock")
   e2e_start "$name" setpriv "${args[@]}" -- "$ROCEWATCH_BINARY" run "${common[@]}" \
-    --listen "127.0.0.1:$port" --state-file "$E2E_DIR/state-$name/state.json" --optics-interval 1s
+    --listen "127.0.0.1:$port" --state-file "$E2E_DIR/state-$name/state.json" --optics-interval 1s \
+    --api-socket "$E2E_DIR/state-$name/api.sock"
   local pid=${E2E_PIDS[-1]}
   e2e_wait_until 30 "rocewatch ($name) /healthz" e2e_http_ok "http://127.0.0.1:$port/healthz"
   # Optics are read at most one module per poll, the first one at the first poll; the state is

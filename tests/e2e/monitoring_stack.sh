@@ -13,9 +13,6 @@
 E2E_SOURCE_DIR=${ROCEWATCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 E2E_HELPERS="$E2E_SOURCE_DIR/tests/e2e"
 E2E_PIDS=()
-# Every daemon a test starts serves its local API on a socket of the test's own (or none), never on
-# the host's /run/rocewatch, and every diagnose asks the daemon it is told to.
-export ROCEWATCH_API_SOCKET=""
 E2E_DIR=""
 # When set (simulated_node.sh sets it), every process and request of the test runs in this network
 # namespace, on its loopback; the cleanup deletes it.
@@ -42,6 +39,9 @@ e2e_require_commands() {
 
 e2e_setup() {
   E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/rocewatch-e2e.XXXXXX")
+  # A daemon the test starts serves its local API in the test's directory, never the host's
+  # /run/rocewatch (an empty ROCEWATCH_API_SOCKET would be ignored as unset).
+  export ROCEWATCH_API_SOCKET="$E2E_DIR/api.sock"
   E2E_DEADLINE=$((SECONDS + ${1:-300}))
   trap e2e_cleanup EXIT
   trap 'exit 1' INT TERM

@@ -35,14 +35,17 @@ std::string LinesOfDevice(const std::string& exposition, const std::string& devi
   return out.str();
 }
 
-// The lines naming no device, or another device than `device`.
+// The lines naming no device, or another device than `device`. The LLDP receivers follow the
+// RoCE ports' netdevs (by netdev, not device): those of `device` go with its ports, so they are
+// left out.
 std::string LinesNotOfDevice(const std::string& exposition, const std::string& device) {
   std::istringstream lines(exposition);
   std::ostringstream out;
   std::string line;
   const std::string label = "device=\"" + device + "\"";
   while (std::getline(lines, line))
-    if (line.find(label) == std::string::npos && line.find("rocewatch_rdma_devices") != 0)
+    if (line.find(label) == std::string::npos && line.find("rocewatch_rdma_devices") != 0 &&
+        line.rfind("rocewatch_lldp_receiving{", 0) != 0)
       out << line << "\n";
   return out.str();
 }

@@ -133,10 +133,14 @@ TEST_F(CheckPolicyTest, ACriticalFindingPagesWithinTwoMinutes) {
 // `f.check = ...` literals and the traffic detector's kinds. Fails on a literal severity.
 TEST_F(CheckPolicyTest, EveryFindingInLibTakesItsSeverityFromTheTable) {
   std::map<std::string, std::string> check_ids;  // kName -> "name"
-  const std::string ids = ReadSource("lib/diagnose/configuration_checks.h");
   static const std::regex id(R"re(inline constexpr char (k\w+)\[\] =\s*"(\w+)";)re");
-  for (std::sregex_iterator it(ids.begin(), ids.end(), id), end; it != end; ++it)
-    check_ids[(*it)[1]] = (*it)[2];
+  for (const char* header :
+       {"lib/diagnose/configuration_checks.h", "lib/diagnose/read_failure_checks.h",
+        "lib/diagnose/persisted_state_checks.h"}) {
+    const std::string ids = ReadSource(header);
+    for (std::sregex_iterator it(ids.begin(), ids.end(), id), end; it != end; ++it)
+      check_ids[(*it)[1]] = (*it)[2];
+  }
   ASSERT_GT(check_ids.size(), 10u);
 
   static const std::regex literal_severity(

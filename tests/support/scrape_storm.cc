@@ -45,6 +45,14 @@ void ScrapeStorm::Scrape(int port, std::chrono::milliseconds pause,
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     std::string failure;
+    // The server bounds connections per client (docs/reliability.md, "The HTTP surface"): a
+    // storm from one address is answered "too many connections" beyond the bound, by design.
+    if (response.ok() && response->status == 503 &&
+        response->body.rfind("too many connections", 0) == 0) {
+      ++throttled_;
+      if (pause.count() > 0) std::this_thread::sleep_for(pause);
+      continue;
+    }
     if (!response.ok()) {
       failure = response.status().ToString();
     } else if (response->status != 200) {

@@ -1,7 +1,8 @@
 #pragma once
 // N threads scraping GET /metrics on a loopback port in a loop until stopped, as busy Prometheus
 // servers do. Every answer is checked: HTTP 200, the rocewatch_build_info series present, the
-// body valid UTF-8 (Prometheus rejects the whole scrape otherwise). Counts are thread-safe.
+// body valid UTF-8 (Prometheus rejects the whole scrape otherwise); a "503 too many connections"
+// (the server's per-client bound) is counted apart. Counts are thread-safe.
 
 #include <atomic>
 #include <chrono>
@@ -29,6 +30,9 @@ class ScrapeStorm {
 
   uint64_t succeeded() const { return succeeded_.load(); }
   uint64_t failed() const { return failed_.load(); }
+  // Scrapes the server turned away with "503 too many connections" (its per-client bound):
+  // neither a success nor a failure.
+  uint64_t throttled() const { return throttled_.load(); }
   // The first few failures, for test messages.
   std::vector<std::string> failures() const;
   // Longest scrape seen, in seconds.
@@ -40,6 +44,7 @@ class ScrapeStorm {
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> succeeded_{0};
   std::atomic<uint64_t> failed_{0};
+  std::atomic<uint64_t> throttled_{0};
   mutable std::mutex mu_;
   std::vector<std::string> failures_;
   double max_seconds_ = 0;
