@@ -80,15 +80,23 @@ TEST(ScaleTest, SixtyFourDevicesOfTwoPortsWithFullGidTables) {
   // 200 scrapers back to back.
   std::mutex mutex;
   std::vector<double> stormed;
-  std::atomic<int> failed{0};
+  std::atomic<int> failed{0}, throttled{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> scrapers;
   for (int i = 0; i < kScrapers; ++i) {
-    scrapers.emplace_back([&] {
+    scrapers.emplace_back([&, i] {
       while (!stop.load()) {
         const auto begin = std::chrono::steady_clock::now();
-        auto scraped = HttpGet("127.0.0.1", port, "/metrics", kScrapeTimeout);
+        auto scraped =
+            HttpGet("127.0.0.1", port, "/metrics", kScrapeTimeout, LoopbackClientAddress(i));
         const double took = SecondsSince(begin);
+        // Beyond 64 connections at once the server turns newcomers away (docs/reliability.md,
+        // "The HTTP surface"): an answer by design, counted apart.
+        if (scraped.ok() && scraped->status == 503 &&
+            scraped->body.rfind("too many connections", 0) == 0) {
+          ++throttled;
+          continue;
+        }
         if (!scraped.ok() || scraped->status != 200) {
           ++failed;
           continue;
@@ -115,11 +123,12 @@ TEST(ScaleTest, SixtyFourDevicesOfTwoPortsWithFullGidTables) {
   std::printf(
       "scale: %d devices x %d ports, full 255-slot GID tables: first poll %.3f s (of %g polls "
       "at the first scrape), steady poll %.4f s (mean of %g); VmHWM %.1f MiB, VmRSS %.1f MiB; "
-      "scrape alone median %.3f s max %.3f s; %d scrapers: %zu ok, %d failed, median %.3f s, "
-      "p99 %.3f s, max %.3f s\n",
+      "scrape alone median %.3f s max %.3f s; %d scrapers: %zu ok, %d failed, %d turned away "
+      "(the 64-connection bound), median %.3f s, p99 %.3f s, max %.3f s\n",
       kDevices, kPorts, first_poll, first_count, steady_poll, count - first_count, hwm_kb / 1024.0,
       rss_kb / 1024.0, Percentile(alone, 0.5), Percentile(alone, 1.0), kScrapers, stormed.size(),
-      failed.load(), Percentile(stormed, 0.5), Percentile(stormed, 0.99), Percentile(stormed, 1.0));
+      failed.load(), throttled.load(), Percentile(stormed, 0.5), Percentile(stormed, 0.99),
+      Percentile(stormed, 1.0));
 
   // Generous bounds (docs/benchmarks.md): a regression by several times fails, a busy machine
   // does not.

@@ -13,13 +13,15 @@
 namespace rocewatch {
 
 StatusOr<HttpResponse> HttpGet(const std::string& host, int port, const std::string& path,
-                               std::chrono::milliseconds timeout) {
+                               std::chrono::milliseconds timeout, const std::string& source) {
   return HttpExchange(host, port, "GET " + path + " HTTP/1.0\r\nHost: " + host + "\r\n\r\n",
-                      timeout);
+                      timeout, source);
 }
 
+std::string LoopbackClientAddress(int i) { return "127.0.1." + std::to_string(1 + (i % 250)); }
+
 StatusOr<HttpResponse> HttpExchange(const std::string& host, int port, const std::string& request,
-                                    std::chrono::milliseconds timeout) {
+                                    std::chrono::milliseconds timeout, const std::string& source) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return Status::FromErrno(errno, "socket");
@@ -37,6 +39,16 @@ StatusOr<HttpResponse> HttpExchange(const std::string& host, int port, const std
     pollfd p{fd, events, 0};
     return ::poll(&p, 1, static_cast<int>(left.count())) == 1;
   };
+  if (!source.empty()) {
+    sockaddr_in local{};
+    local.sin_family = AF_INET;
+    if (inet_pton(AF_INET, source.c_str(), &local.sin_addr) != 1 ||
+        bind(fd, reinterpret_cast<sockaddr*>(&local), sizeof(local)) != 0) {
+      int saved = errno;
+      close(fd);
+      return Status::FromErrno(saved == 0 ? EINVAL : saved, "bind " + source);
+    }
+  }
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 && errno != EINPROGRESS) {
     int saved = errno;
     close(fd);

@@ -12,7 +12,7 @@ namespace rocewatch {
 ScrapeStorm::ScrapeStorm(int port, int scrapers, std::chrono::milliseconds pause,
                          std::chrono::milliseconds timeout, const std::string& netns) {
   for (int i = 0; i < scrapers; ++i) {
-    threads_.emplace_back([this, port, pause, timeout, netns] {
+    threads_.emplace_back([this, port, pause, timeout, netns, i] {
       if (!netns.empty()) {  // setns affects only this thread
         int fd = open(("/run/netns/" + netns).c_str(), O_RDONLY | O_CLOEXEC);
         bool entered = fd >= 0 && setns(fd, CLONE_NEWNET) == 0;
@@ -24,7 +24,7 @@ ScrapeStorm::ScrapeStorm(int port, int scrapers, std::chrono::milliseconds pause
           return;
         }
       }
-      Scrape(port, pause, timeout);
+      Scrape(port, pause, timeout, LoopbackClientAddress(i));
     });
   }
 }
@@ -38,10 +38,10 @@ void ScrapeStorm::Stop() {
 }
 
 void ScrapeStorm::Scrape(int port, std::chrono::milliseconds pause,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout, const std::string& source) {
   while (!stop_) {
     auto begin = std::chrono::steady_clock::now();
-    StatusOr<HttpResponse> response = HttpGet("127.0.0.1", port, "/metrics", timeout);
+    StatusOr<HttpResponse> response = HttpGet("127.0.0.1", port, "/metrics", timeout, source);
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     std::string failure;

@@ -15,7 +15,8 @@ namespace rocewatch {
 
 class ScrapeStorm {
  public:
-  // Starts `scrapers` threads against 127.0.0.1:port, each pausing `pause` between scrapes.
+  // Starts `scrapers` threads against 127.0.0.1:port, each from its own loopback address
+  // (LoopbackClientAddress), each pausing `pause` between scrapes.
   // `netns`: scrape from inside that network namespace (empty: this one).
   ScrapeStorm(int port, int scrapers,
               std::chrono::milliseconds pause = std::chrono::milliseconds(0),
@@ -39,7 +40,9 @@ class ScrapeStorm {
   double max_seconds() const;
 
  private:
-  void Scrape(int port, std::chrono::milliseconds pause, std::chrono::milliseconds timeout);
+  // From `source`: each scraper is a client of its own (a fleet of Prometheus servers).
+  void Scrape(int port, std::chrono::milliseconds pause, std::chrono::milliseconds timeout,
+              const std::string& source);
 
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> succeeded_{0};
