@@ -12,8 +12,11 @@
 #include <condition_variable>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -51,6 +54,18 @@ std::string ClientOf(int fd, const sockaddr_storage& peer) {
   return "unix";
 }
 
+// An answer on its way: the head (and any small body) owned; a document's body shared with the
+// exposition or findings document it comes from, so that connections scraping the same document
+// hold one copy of it between them, not one each.
+struct Answer {
+  std::string head;
+  std::shared_ptr<const void> owner;  // keeps `body` alive
+  std::string_view body;
+  size_t size() const { return head.size() + body.size(); }
+};
+
+Answer Owned(std::string text) { return Answer{std::move(text), nullptr, {}}; }
+
 struct Connection {
   enum class Phase { kReadingHead, kWaitingDocument, kWriting };
   int fd = -1;
@@ -59,7 +74,7 @@ struct Connection {
   SteadyClock::time_point accepted;
   SteadyClock::time_point deadline;
   std::string received;
-  std::string answer;
+  Answer answer;
   size_t sent = 0;
 };
 
@@ -229,10 +244,15 @@ class MetricsServer::Impl {
     if (it == connections_.end()) return;
     Connection& connection = it->second;
     if (connection.phase == Connection::Phase::kWriting) {
-      const size_t n = SendSome(connection.fd, connection.answer.data() + connection.sent,
-                                connection.answer.size() - connection.sent);
+      const Answer& answer = connection.answer;
+      const bool in_head = connection.sent < answer.head.size();
+      const char* data = in_head ? answer.head.data() + connection.sent
+                                 : answer.body.data() + (connection.sent - answer.head.size());
+      const size_t left =
+          in_head ? answer.head.size() - connection.sent : answer.size() - connection.sent;
+      const size_t n = SendSome(connection.fd, data, left);
       connection.sent += n;
-      if (n == 0 || connection.sent == connection.answer.size()) Close(it);
+      if (n == 0 || connection.sent == answer.size()) Close(it);
       return;
     }
     char buffer[2048];
@@ -257,6 +277,10 @@ class MetricsServer::Impl {
   }
 
   void StartWriting(Connection& connection, std::string answer) {
+    StartWriting(connection, Owned(std::move(answer)));
+  }
+
+  void StartWriting(Connection& connection, Answer answer) {
     connection.phase = Connection::Phase::kWriting;
     connection.answer = std::move(answer);
     connection.received.clear();
@@ -294,7 +318,7 @@ class MetricsServer::Impl {
 
   // Moves the documents the document thread made to their connections. True when stopping.
   bool TakeFinishedDocuments() {
-    std::deque<std::pair<uint64_t, std::string>> finished;
+    std::deque<std::pair<uint64_t, Answer>> finished;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) return true;
@@ -318,7 +342,7 @@ class MetricsServer::Impl {
         job = std::move(jobs_.front());
         jobs_.pop_front();
       }
-      std::string answer = Document(job);
+      Answer answer = Document(job);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         finished_.emplace_back(job.connection, std::move(answer));
@@ -327,19 +351,24 @@ class MetricsServer::Impl {
     }
   }
 
-  std::string Document(const DocumentJob& job) const {
+  // The head is made here; the body stays the document's own (Answer::owner).
+  Answer Document(const DocumentJob& job) const {
     if (job.path == "/metrics") {
       std::shared_ptr<const ServedText> exposition =
           endpoints_.metrics ? endpoints_.metrics() : nullptr;
-      if (!exposition) return HttpTextAnswer(503, kNotReady, job.head_only);
+      if (!exposition) return Owned(HttpTextAnswer(503, kNotReady, job.head_only));
       const std::string* gzipped = job.gzip ? exposition->gzipped() : nullptr;
-      return gzipped != nullptr
-                 ? HttpAnswer(200, kExpositionType, *gzipped, job.head_only, "gzip")
-                 : HttpAnswer(200, kExpositionType, exposition->text(), job.head_only);
+      const std::string& body = gzipped != nullptr ? *gzipped : exposition->text();
+      std::string head = HttpAnswer(200, kExpositionType, body, /*head_only=*/true,
+                                    gzipped != nullptr ? "gzip" : "");
+      return Answer{std::move(head), exposition,
+                    job.head_only ? std::string_view() : std::string_view(body)};
     }
     std::shared_ptr<const std::string> document = endpoints_.findings();
-    if (!document) return HttpTextAnswer(503, kNotReady, job.head_only);
-    return HttpAnswer(200, "application/json", *document, job.head_only);
+    if (!document) return Owned(HttpTextAnswer(503, kNotReady, job.head_only));
+    std::string head = HttpAnswer(200, "application/json", *document, /*head_only=*/true);
+    return Answer{std::move(head), document,
+                  job.head_only ? std::string_view() : std::string_view(*document)};
   }
 
   const Endpoints endpoints_;
@@ -358,9 +387,9 @@ class MetricsServer::Impl {
 
   std::mutex mutex_;
   std::condition_variable jobs_ready_;
-  bool stopping_ = false;                                  // GUARDED_BY(mutex_)
-  std::deque<DocumentJob> jobs_;                           // GUARDED_BY(mutex_)
-  std::deque<std::pair<uint64_t, std::string>> finished_;  // GUARDED_BY(mutex_)
+  bool stopping_ = false;                             // GUARDED_BY(mutex_)
+  std::deque<DocumentJob> jobs_;                      // GUARDED_BY(mutex_)
+  std::deque<std::pair<uint64_t, Answer>> finished_;  // GUARDED_BY(mutex_)
 
   std::thread socket_thread_;
   std::thread document_thread_;
