@@ -4,6 +4,9 @@
 #include "app/host_env.h"
 
 int main(int argc, char** argv) {
-  rocewatch::RealHostEnv host;
-  return rocewatch::RunCli(host.env(), argc, argv);
+  // Never destroyed: a reading thread given up on (a read stuck in the kernel, lib/app/
+  // guarded_snapshot_source.h) may still be inside its file system when main returns, and the
+  // process exit, not a destructor, is what ends it.
+  static rocewatch::RealHostEnv* const host = new rocewatch::RealHostEnv;
+  return rocewatch::RunCli(host->env(), argc, argv);
 }

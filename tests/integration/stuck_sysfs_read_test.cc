@@ -139,8 +139,8 @@ TEST_F(StuckSysfsReadTest, TheDaemonStartsServesStopsAndRestartsWithTheFifosInPl
     std::optional<int> status = (*daemon)->WaitForExit(seconds(5));
     ASSERT_TRUE(status.has_value()) << "did not exit within 5 s of SIGTERM\n"
                                     << (*daemon)->ReadLog();
-    EXPECT_EQ(*status, 0);
     const std::string log = (*daemon)->ReadLog();
+    EXPECT_EQ(*status, 0) << log;
     EXPECT_NE(log.find("read stuck for over"), std::string::npos) << log;
     EXPECT_NE(log.find("stopped"), std::string::npos) << log;
   }

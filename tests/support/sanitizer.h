@@ -17,4 +17,18 @@ inline constexpr bool kUnderSanitizer = false;
 inline constexpr bool kUnderSanitizer = false;
 #endif
 
+// ThreadSanitizer alone: a child forked from a TSan process can deadlock in TSan's runtime
+// before it execs (tests that fork helper daemons skip under it).
+#if defined(__SANITIZE_THREAD__)
+inline constexpr bool kUnderThreadSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr bool kUnderThreadSanitizer = true;
+#else
+inline constexpr bool kUnderThreadSanitizer = false;
+#endif
+#else
+inline constexpr bool kUnderThreadSanitizer = false;
+#endif
+
 }  // namespace rocewatch
