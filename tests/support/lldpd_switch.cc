@@ -1,6 +1,8 @@
 #include "support/lldpd_switch.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,13 +19,23 @@ StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& net
                                                           const LldpdSwitchConfig& config) {
   if (RunShell("command -v lldpd >/dev/null && command -v lldpcli >/dev/null") != 0)
     return Status::Unavailable("lldpd is not installed (scripts/install-deps.sh e2e)");
+  // Serialize with every other test's lldpd (released by the destructor, or on an early return).
+  const int lock = open("/tmp/rocewatch-lldpd-test.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+  if (lock < 0) return Status::FromErrno(errno, "open the lldpd test lock");
+  if (flock(lock, LOCK_EX) != 0) {
+    close(lock);
+    return Status::FromErrno(errno, "flock the lldpd test lock");
+  }
   static int instances = 0;
   std::string socket =
       "/tmp/rw-lldpd-" + std::to_string(getpid()) + "-" + std::to_string(instances++) + ".sock";
   unlink(socket.c_str());
   std::string log = socket + ".log";
   pid_t pid = fork();
-  if (pid < 0) return Status::FromErrno(errno, "fork");
+  if (pid < 0) {
+    close(lock);
+    return Status::FromErrno(errno, "fork");
+  }
   if (pid == 0) {
     setpgid(0, 0);
     FILE* out = freopen(log.c_str(), "w", stderr);
@@ -33,7 +45,7 @@ StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& net
     _exit(127);
   }
   setpgid(pid, pid);
-  std::unique_ptr<LldpdSwitch> lldpd(new LldpdSwitch(netns, socket, pid));
+  std::unique_ptr<LldpdSwitch> lldpd(new LldpdSwitch(netns, socket, pid, lock));
   struct stat st;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (stat(socket.c_str(), &st) != 0) {
@@ -78,6 +90,7 @@ LldpdSwitch::~LldpdSwitch() {
   kill(-pid_, SIGKILL);  // the rest of the group (lldpd's privilege-separated child)
   if (!reaped) waitpid(pid_, &status, 0);
   unlink(socket_.c_str());
+  close(lock_);
 }
 
 }  // namespace rocewatch

@@ -34,11 +34,14 @@ class LldpdSwitch {
   Status Configure(const std::string& command) const;
 
  private:
-  LldpdSwitch(std::string netns, std::string socket, pid_t pid)
-      : netns_(std::move(netns)), socket_(std::move(socket)), pid_(pid) {}
+  LldpdSwitch(std::string netns, std::string socket, pid_t pid, int lock)
+      : netns_(std::move(netns)), socket_(std::move(socket)), pid_(pid), lock_(lock) {}
   std::string netns_;
   std::string socket_;
   pid_t pid_;
+  // One lldpd on the machine at a time: a second instance refuses to run beside the first
+  // (tests in parallel processes). An flock held for this switch's life.
+  int lock_;
 };
 
 }  // namespace rocewatch
