@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <functional>
 #include <thread>
 
@@ -99,11 +98,6 @@ TEST_F(LldpVethTest, LldpdOnThePeerIsReadAsTheRailsNeighbor) {
 
 TEST_F(LldpVethTest, RecablingToAnotherSwitchReplacesTheNeighbor) {
   if (kUnderThreadSanitizer) GTEST_SKIP() << "lldpd is forked, which TSan's runtime can hang";
-  // Known flaky: the second lldpd on the same veth sometimes sends no frame within 15 s (1 run
-  // in 4 here, also seen by the daemon-level test); the neighbor change itself is covered by
-  // the component's unit tests. Run it with ROCEWATCH_LLDP_RECABLING=1 until that is understood.
-  if (std::getenv("ROCEWATCH_LLDP_RECABLING") == nullptr)
-    GTEST_SKIP() << "flaky second lldpd start; set ROCEWATCH_LLDP_RECABLING=1 to run";
   {
     StatusOr<std::unique_ptr<LldpdSwitch>> leaf7 = LldpdSwitch::Start(
         ns_->name(), "swp0", {.hostname = "leaf-07", .pfc_enabled = std::nullopt});

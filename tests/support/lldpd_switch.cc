@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "support/net_namespace.h"
@@ -31,6 +32,29 @@ StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& net
       "/tmp/rw-lldpd-" + std::to_string(getpid()) + "-" + std::to_string(instances++) + ".sock";
   unlink(socket.c_str());
   std::string log = socket + ".log";
+  // The configuration goes in through -O: lldpd stays paused until lldpcli has applied the file
+  // and resumed it, so even its first frame carries the name, the port ID and the PFC TLV. (Set
+  // through lldpcli after the start, the first frames raced the configuration.)
+  std::string conf = socket + ".conf";
+  {
+    std::string text = "configure system hostname " + config.hostname +
+                       "\nconfigure system capabilities enabled bridge,router"
+                       "\nconfigure lldp portidsubtype ifname"
+                       "\nconfigure lldp tx-interval 1\n";
+    if (config.pfc_enabled) {
+      char bitmap[8];
+      std::snprintf(bitmap, sizeof(bitmap), "%02x", *config.pfc_enabled);
+      text += std::string("configure lldp custom-tlv oui 00,80,c2 subtype 11 oui-info 08,") +
+              bitmap + "\n";
+    }
+    FILE* f = std::fopen(conf.c_str(), "w");
+    if (f == nullptr) {
+      close(lock);
+      return Status::FromErrno(errno, "write " + conf);
+    }
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  }
   pid_t pid = fork();
   if (pid < 0) {
     close(lock);
@@ -41,7 +65,7 @@ StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& net
     FILE* out = freopen(log.c_str(), "w", stderr);
     (void)out;
     execlp("ip", "ip", "netns", "exec", netns.c_str(), "lldpd", "-d", "-I", interface.c_str(), "-u",
-           socket.c_str(), static_cast<char*>(nullptr));
+           socket.c_str(), "-O", conf.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);
@@ -52,22 +76,6 @@ StatusOr<std::unique_ptr<LldpdSwitch>> LldpdSwitch::Start(const std::string& net
     if (std::chrono::steady_clock::now() > deadline)
       return Status::Unavailable("lldpd did not open its socket in 10 s (log: " + log + ")");
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  for (const std::string& command :
-       {"configure system hostname " + config.hostname,
-        std::string("configure system capabilities enabled bridge,router"),
-        std::string("configure lldp portidsubtype ifname"),
-        std::string("configure lldp tx-interval 1")}) {
-    if (Status s = lldpd->Configure(command); !s.ok()) return s;
-  }
-  if (config.pfc_enabled) {
-    char bitmap[8];
-    std::snprintf(bitmap, sizeof(bitmap), "%02x", *config.pfc_enabled);
-    if (Status s = lldpd->Configure(std::string("configure lldp custom-tlv oui 00,80,c2 subtype 11 "
-                                                "oui-info 08,") +
-                                    bitmap);
-        !s.ok())
-      return s;
   }
   return lldpd;
 }
@@ -90,6 +98,7 @@ LldpdSwitch::~LldpdSwitch() {
   kill(-pid_, SIGKILL);  // the rest of the group (lldpd's privilege-separated child)
   if (!reaped) waitpid(pid_, &status, 0);
   unlink(socket_.c_str());
+  unlink((socket_ + ".conf").c_str());
   close(lock_);
 }
 
