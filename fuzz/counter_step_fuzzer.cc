@@ -1,6 +1,7 @@
-// ClassifyCounterStep (lib/traffic/counter_step.h): two successive kernel counter values, of any
-// width, wrapping or saturating. Counter values are outside input (a reset, a wrap, a driver that
-// prints garbage that happens to parse); the rate computed from the step must never be invented.
+// ClassifyCounterStep (lib/features/traffic/counter_step.h): two successive kernel counter values,
+// of any width, wrapping or saturating. Counter values are outside input (a reset, a wrap, a driver
+// that prints garbage that happens to parse); the rate computed from the step must never be
+// invented.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -1,7 +1,7 @@
-// ParseLldpFrame / ParseLldpdu (lib/lldp/lldp_frame.h): an Ethernet frame from the wire, as the
-// AF_PACKET receiver or a recorded pcap hands it over. Beyond not crashing: every string it returns
-// is valid UTF-8 without control characters and bounded by the TLV it came from, the tables are
-// bounded, and the Ethernet wrapper decodes exactly what the LLDPDU alone decodes.
+// ParseLldpFrame / ParseLldpdu (lib/sources/lldp/lldp_frame.h): an Ethernet frame from the wire, as
+// the AF_PACKET receiver or a recorded pcap hands it over. Beyond not crashing: every string it
+// returns is valid UTF-8 without control characters and bounded by the TLV it came from, the tables
+// are bounded, and the Ethernet wrapper decodes exactly what the LLDPDU alone decodes.
 #include <cstddef>
 #include <cstdint>
 #include <span>

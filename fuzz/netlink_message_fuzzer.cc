@@ -1,6 +1,7 @@
-// ParseRtnetlinkMessage (lib/netlink/rtnetlink_message.h): one rtnetlink message as the kernel
-// (or anything able to send to our socket) delivers it. The input is a buffer of messages walked
-// as the listener walks a recv() buffer: each parsed at its offset, advanced by its aligned length.
+// ParseRtnetlinkMessage (lib/sources/netlink/rtnetlink_message.h): one rtnetlink message as the
+// kernel (or anything able to send to our socket) delivers it. The input is a buffer of messages
+// walked as the listener walks a recv() buffer: each parsed at its offset, advanced by its aligned
+// length.
 #include <linux/netlink.h>
 
 #include <cstddef>

@@ -1,13 +1,13 @@
-// ParseGidState (lib/gid/gid_state_store.h): the --state-file content, which survives crashes,
-// disk trouble, partial restores and hand edits. A file that parses must serialize back to a file
-// that parses to the same state (what the daemon restores after its next restart).
-// A file naming a newer schema is refused as unavailable, not corrupt (seed newer_schema.json);
-// schema 3's incidents (seed incidents.json) round-trip too.
+// ParseGidState (lib/features/gid_drift/gid_state_store.h): the --state-file content, which
+// survives crashes, disk trouble, partial restores and hand edits. A file that parses must
+// serialize back to a file that parses to the same state (what the daemon restores after its next
+// restart). A file naming a newer schema is refused as unavailable, not corrupt (seed
+// newer_schema.json); schema 3's incidents (seed incidents.json) round-trip too.
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz/fuzz_check.h"
-#include "gid/gid_state_store.h"
+#include "gid_drift/gid_state_store.h"
 
 using namespace rocewatch;
 

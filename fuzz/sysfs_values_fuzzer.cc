@@ -1,5 +1,5 @@
-// Every sysfs value parser (lib/sysfs/sysfs_parsers.h) on arbitrary bytes: the content of any
-// attribute file can be empty, truncated, binary or oversized on a broken driver or a fixture.
+// Every sysfs value parser (lib/sources/sysfs/sysfs_parsers.h) on arbitrary bytes: the content of
+// any attribute file can be empty, truncated, binary or oversized on a broken driver or a fixture.
 #include <cstddef>
 #include <cstdint>
 

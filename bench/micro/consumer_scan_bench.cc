@@ -1,6 +1,6 @@
-// The consumer scan (lib/consumers/procfs_consumer_scanner.h) of a node with 2,000 processes, on a
-// tree written to tmpfs with the shape of /proc: 1,000 kernel threads (empty fd/), 992 user
-// processes with 24 descriptors each, and 8 training ranks holding an RDMA device (200
+// The consumer scan (lib/sources/consumers/procfs_consumer_scanner.h) of a node with 2,000
+// processes, on a tree written to tmpfs with the shape of /proc: 1,000 kernel threads (empty fd/),
+// 992 user processes with 24 descriptors each, and 8 training ranks holding an RDMA device (200
 // descriptors, a 2,000-line maps, an environment). Three figures:
 //   BM_ConsumerScanFull          every process's descriptors read (diagnose; the daemon's first
 //                                scan and its rare full re-scans)

@@ -20,11 +20,11 @@
 
 #include "ethtool/ethtool_poller.h"
 #include "ethtool/ethtool_recording.h"
-#include "ethtool/ethtool_samples.h"
 #include "ethtool/ethtool_text.h"
 #include "ethtool/ioctl_driver_statistics_source.h"
 #include "ethtool/libnl_ethtool_source.h"
-#include "ethtool/optics_detector.h"
+#include "link_quality/ethtool_samples.h"
+#include "link_quality/optics_detector.h"
 #include "support/module_pages.h"
 #include "support/net_namespace.h"
 #include "support/temp_dir.h"

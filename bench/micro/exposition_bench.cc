@@ -1,5 +1,5 @@
 // The daemon's in-memory work on a 16-rail node, with the component set of `rocewatch run`
-// (app/components.h, so every detector on main is included): one poll cycle without I/O
+// (daemon/components.h, so every detector on main is included): one poll cycle without I/O
 // (components' OnSnapshot and the findings' times, with the exposition and the findings document
 // only marked stale as the daemon does, or, as the baselines of the same run, the findings
 // document built after every poll, and both built after every poll), the exposition build alone,
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "app/components.h"
-#include "app/monitor.h"
+#include "daemon/components.h"
+#include "daemon/monitor.h"
+#include "export/daemon_findings.h"
 #include "export/exposition_writer.h"
 #include "rail_node_tree.h"
-#include "report/daemon_findings.h"
 #include "support/fake_clock.h"
 #include "support/fake_host_env.h"
 #include "sysfs/sysfs_gid_table_source.h"

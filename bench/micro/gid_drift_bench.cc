@@ -1,11 +1,11 @@
-// The GID drift detector (lib/gid/gid_drift_detector.h) on the 16-rail node's tables: a steady
-// poll (nothing changed: the every-second case) and a poll in which one rail's IPv4 GIDs moved
-// from 2/3 to 4/5 (the NetworkManager flap).
+// The GID drift detector (lib/features/gid_drift/gid_drift_detector.h) on the 16-rail node's
+// tables: a steady poll (nothing changed: the every-second case) and a poll in which one rail's
+// IPv4 GIDs moved from 2/3 to 4/5 (the NetworkManager flap).
 
 #include <benchmark/benchmark.h>
 
-#include "app/gid_drift_component.h"
-#include "gid/gid_drift_detector.h"
+#include "gid_drift/gid_drift_component.h"
+#include "gid_drift/gid_drift_detector.h"
 #include "rail_node_tree.h"
 #include "sysfs/sysfs_gid_table_source.h"
 #include "sysfs/sysfs_inventory.h"

@@ -1,7 +1,8 @@
-// The kubelet pod-resources call (lib/consumers/kubelet/kubelet_pod_resources_source.h) against a
-// real gRPC server on a unix socket, run in a child process so that this process's CPU time is the
-// client's alone (its own gRPC threads included). The server answers as a busy GPU node would:
-// 110 pods, 8 of them training pods with an SR-IOV VF and a GPU each, the rest without devices.
+// The kubelet pod-resources call (lib/sources/consumers/kubelet/kubelet_pod_resources_source.h)
+// against a real gRPC server on a unix socket, run in a child process so that this process's CPU
+// time is the client's alone (its own gRPC threads included). The server answers as a busy GPU node
+// would: 110 pods, 8 of them training pods with an SR-IOV VF and a GPU each, the rest without
+// devices.
 //   BM_KubeletIdleBeforeGrpc   one second of this process asleep before it used gRPC: the baseline
 //   BM_KubeletList             one call as the daemon makes it every --consumer-scan-interval
 //                              (connect, List, close), process CPU and wall time per call

@@ -1,13 +1,13 @@
-// An address storm through the netlink listener (lib/app/netlink_listener.h) on a scripted
-// source: N addresses added to one RNIC netdev, then removed, read the way the daemon reads them.
-// The figure to watch is the time per event as N grows: it must stay flat (linear total work).
-// Until 2026-12 every event copied the netdev's whole address list, so the per-event time grew
-// with N and a 50k-event storm fell minutes behind the kernel (docs/reliability.md).
+// An address storm through the netlink listener (lib/features/netdev_health/netlink_listener.h) on
+// a scripted source: N addresses added to one RNIC netdev, then removed, read the way the daemon
+// reads them. The figure to watch is the time per event as N grows: it must stay flat (linear total
+// work). Until 2026-12 every event copied the netdev's whole address list, so the per-event time
+// grew with N and a 50k-event storm fell minutes behind the kernel (docs/reliability.md).
 
 #include <benchmark/benchmark.h>
 
-#include "app/netlink_listener.h"
 #include "core/event_loop.h"
+#include "netdev_health/netlink_listener.h"
 #include "support/fake_clock.h"
 #include "support/fake_rtnetlink_source.h"
 #include "support/netlink_builders.h"

@@ -1,5 +1,5 @@
-// Micro-benchmarks of the pure sysfs parsers (lib/sysfs/sysfs_parsers.h) on the texts the kernel
-// prints, one call per iteration.
+// Micro-benchmarks of the pure sysfs parsers (lib/sources/sysfs/sysfs_parsers.h) on the texts the
+// kernel prints, one call per iteration.
 
 #include <benchmark/benchmark.h>
 

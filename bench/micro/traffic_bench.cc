@@ -1,6 +1,6 @@
-// The traffic detector (lib/traffic/traffic_detector.h) on the 16-rail node: one observation per
-// iteration (samples from the snapshot + Observe, as the component does per poll), counters
-// advancing as under steady load (every port sending), a second apart.
+// The traffic detector (lib/features/traffic/traffic_detector.h) on the 16-rail node: one
+// observation per iteration (samples from the snapshot + Observe, as the component does per poll),
+// counters advancing as under steady load (every port sending), a second apart.
 
 #include <benchmark/benchmark.h>
 

@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -102,6 +103,17 @@ std::optional<std::chrono::nanoseconds> ParseSystemdTimespan(std::string_view te
     total += nanoseconds(value * scale);
   }
   return total;
+}
+
+std::string JoinList(const std::vector<std::string>& items, size_t limit) {
+  std::string text;
+  size_t shown = std::min(items.size(), limit);
+  for (size_t i = 0; i < shown; ++i) {
+    if (i > 0) text += (i + 1 == shown && shown == items.size()) ? " and " : ", ";
+    text += items[i];
+  }
+  if (items.size() > shown) text += " and " + std::to_string(items.size() - shown) + " more";
+  return text;
 }
 
 }  // namespace rocewatch

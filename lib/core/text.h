@@ -25,4 +25,7 @@ bool GlobMatch(std::string_view pattern, std::string_view name);
 // seconds. Units us, ms, s, sec, m, min, h, hr, d. nullopt for anything else.
 std::optional<std::chrono::nanoseconds> ParseSystemdTimespan(std::string_view text);
 
+// "a, b and c"; the first `limit` items and "and N more" beyond.
+std::string JoinList(const std::vector<std::string>& items, size_t limit = 8);
+
 }  // namespace rocewatch

@@ -8,7 +8,7 @@
 // docs/alerts.md ("One severity table") is this table for readers.
 //
 // The NodeCondition of node-problem-detector (deploy/npd) follows from it too: `diagnose --npd`
-// reports a problem for any critical finding (report/npd_verdict.h).
+// reports a problem for any critical finding (diagnose/npd_verdict.h).
 
 #include <span>
 #include <string_view>

@@ -1,6 +1,6 @@
 #pragma once
 // What happened to an RNIC netdev, as NetdevTracker (netlink/netdev_tracker.h) derives it from
-// rtnetlink messages: the observations the netdev detectors (lib/detect/) consume.
+// rtnetlink messages: the observations the netdev detectors (lib/features/netdev_health/) consume.
 
 #include <string>
 

@@ -102,4 +102,9 @@ struct NodeSnapshot {
   const Port* FindPort(const std::string& device, uint32_t port) const;
 };
 
+// A port's name in findings and reports: "mlx5_0/1".
+inline std::string PortName(const std::string& device, uint32_t port) {
+  return device + "/" + std::to_string(port);
+}
+
 }  // namespace rocewatch

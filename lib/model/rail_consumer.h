@@ -2,7 +2,7 @@
 // Who uses the RDMA devices of the node: the processes (and the pods and batch jobs they belong
 // to) that hold each device, and how much of that the sources could see. Plain values, filled by
 // the consumer sources (consumers/procfs_consumer_scanner.h, consumers/pod_resources.h) and merged
-// by MergeConsumers (consumers/consumer_merge.h); read by the traffic detector, the GID drift
+// by MergeConsumers (job_awareness/consumer_merge.h); read by the traffic detector, the GID drift
 // findings, the exporter and the diagnose report.
 
 #include <map>

@@ -1,12 +1,12 @@
 // Consumer tracking inside the Monitor: procfs and kubelet in, board, metrics and events out.
-#include "app/consumer_component.h"
+#include "job_awareness/consumer_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
 #include <cerrno>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_pod_resources_source.h"
 #include "support/fake_snapshot_source.h"

@@ -1,8 +1,8 @@
-// The daemon's wiring (Daemon, lib/app/run_command.h) in-process on a fake host
+// The daemon's wiring (Daemon, lib/daemon/run_command.h) in-process on a fake host
 // (tests/support/fake_host_env.h): what `rocewatch run` does at start and stop, without the binary.
 #include <gtest/gtest.h>
 
-#include "app/run_command.h"
+#include "daemon/run_command.h"
 #include "support/fake_host_env.h"
 #include "support/netlink_builders.h"
 #include "support/sysfs_fixture.h"

@@ -1,6 +1,6 @@
 // What diagnose takes from the daemon's /metrics: link-quality figures per netdev and the traffic
 // detector's view per port, from an exposition as the daemon serves it.
-#include "app/daemon_view.h"
+#include "diagnose/daemon_view.h"
 
 #include <gtest/gtest.h>
 

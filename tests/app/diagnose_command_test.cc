@@ -1,7 +1,7 @@
 // `rocewatch diagnose` run in-process on a fake host (tests/support/fake_host_env.h): a fixture
 // sysfs tree, an rtnetlink dump stating the rails' links and addresses, no verbs, no ethtool
 // kernel interface, no kubelet. The report and the exit status follow from what the host shows.
-#include "app/diagnose_command.h"
+#include "diagnose/diagnose_command.h"
 
 #include <gtest/gtest.h>
 

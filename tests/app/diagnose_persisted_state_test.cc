@@ -9,9 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/diagnose_command.h"
+#include "diagnose/diagnose_command.h"
 #include "diagnose/persisted_state_checks.h"
-#include "gid/gid_state_store.h"
+#include "gid_drift/gid_state_store.h"
 #include "support/fake_host_env.h"
 #include "support/netlink_builders.h"
 #include "support/node_builder.h"

@@ -1,14 +1,14 @@
 // The ethtool component inside the Monitor, driven by recordings that change between polls (as a
 // support bundle or a demo does): recorded mlx5 counters in, link quality, PFC storms, optics,
 // metrics, events and findings out.
-#include "app/ethtool_component.h"
+#include "link_quality/ethtool_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
 #include <algorithm>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 #include "support/fake_clock.h"

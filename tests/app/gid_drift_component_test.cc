@@ -1,4 +1,4 @@
-#include "app/gid_drift_component.h"
+#include "gid_drift/gid_drift_component.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>

@@ -1,4 +1,4 @@
-#include "app/gid_source_selection.h"
+#include "daemon/gid_source_selection.h"
 
 #include <gtest/gtest.h>
 

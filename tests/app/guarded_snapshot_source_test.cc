@@ -2,7 +2,7 @@
 // deadline; the stuck read is named and skipped by the next reading thread, the rest is read, and
 // the thread given up on finishes once its read returns. The fake file system blocks a chosen path
 // until the test releases it (conditions, no sleeps in what is tested).
-#include "app/guarded_snapshot_source.h"
+#include "daemon/guarded_snapshot_source.h"
 
 #include <gtest/gtest.h>
 

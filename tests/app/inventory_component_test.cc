@@ -1,7 +1,7 @@
 // The inventory's exposition is built once and reused while only the byte counters change: the
 // reused families must equal what a fresh build gives, poll after poll.
 
-#include "app/inventory_component.h"
+#include "inventory/inventory_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
@@ -9,7 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_snapshot_source.h"
 #include "support/node_builder.h"

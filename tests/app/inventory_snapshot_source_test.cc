@@ -1,4 +1,4 @@
-#include "app/inventory_snapshot_source.h"
+#include "daemon/inventory_snapshot_source.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "app/lldp_component.h"
+#include "fabric/lldp_component.h"
 
 #include <gtest/gtest.h>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_lldp_socket.h"
 #include "support/fake_snapshot_source.h"

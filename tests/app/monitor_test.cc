@@ -1,4 +1,4 @@
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 
 #include <gtest/gtest.h>
 

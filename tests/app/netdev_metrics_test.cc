@@ -1,4 +1,4 @@
-#include "app/netdev_metrics.h"
+#include "netdev_health/netdev_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
-#include "app/netlink_component.h"
+#include "netdev_health/netlink_component.h"
 
 #include <gtest/gtest.h>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_rtnetlink_source.h"
 #include "support/fake_snapshot_source.h"

@@ -1,4 +1,4 @@
-#include "app/netlink_listener.h"
+#include "netdev_health/netlink_listener.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // and restart components in a Monitor on a fake clock, a scripted rtnetlink source standing for
 // the host's netdevs, the state file in a fake file system. A "restart" destroys every object
 // but the host and the file system, and builds them again.
-#include "app/restart_state.h"
+#include "daemon/restart_state.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
@@ -11,7 +11,7 @@
 
 #include <sstream>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/fake_rtnetlink_source.h"

@@ -1,7 +1,7 @@
 // The daemon's network defaults: loopback, not every interface; the local socket on.
 #include <gtest/gtest.h>
 
-#include "app/options.h"
+#include "daemon/options.h"
 
 namespace rocewatch {
 namespace {

@@ -1,4 +1,4 @@
-#include "app/service_status_reporter.h"
+#include "daemon/service_status_reporter.h"
 
 #include <gtest/gtest.h>
 

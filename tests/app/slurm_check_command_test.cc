@@ -2,7 +2,7 @@
 // NCCL_IB_GID_INDEX=3 on a rail whose GID moved to 5) in a temporary host root, a Slurm cluster in
 // memory (tests/support/fake_slurm_control.h), the record and metrics file in the temporary
 // directory. What Slurm is told follows from the host, the node's state and the budget.
-#include "app/slurm_check_command.h"
+#include "slurm_check/slurm_check_command.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // ScontrolSlurmControl on a FakeCommandRunner: the commands it runs, the environment and timeout
 // it gives them, and how it reads their answers and failures.
-#include "app/slurm_control.h"
+#include "slurm_check/slurm_control.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

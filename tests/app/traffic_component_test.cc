@@ -1,10 +1,10 @@
 // The traffic detector inside the Monitor: snapshots in, metrics, events and findings out.
-#include "app/traffic_component.h"
+#include "traffic/traffic_component.h"
 
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/http_client.h"
 #include "support/node_builder.h"

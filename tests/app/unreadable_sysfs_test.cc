@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "app/diagnose_command.h"
-#include "app/inventory_component.h"
-#include "app/inventory_snapshot_source.h"
-#include "app/monitor.h"
+#include "daemon/inventory_snapshot_source.h"
+#include "daemon/monitor.h"
+#include "diagnose/diagnose_command.h"
+#include "inventory/inventory_component.h"
 #include "support/fake_clock.h"
 #include "support/fake_host_env.h"
 #include "support/fault_injecting_file_system.h"

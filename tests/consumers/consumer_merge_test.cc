@@ -1,4 +1,4 @@
-#include "consumers/consumer_merge.h"
+#include "job_awareness/consumer_merge.h"
 
 #include <gtest/gtest.h>
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "consumers/consumer_merge.h"
 #include "consumers/recorded_pod_resources_source.h"
+#include "job_awareness/consumer_merge.h"
 #include "support/fake_file_system.h"
 #include "support/fake_pod_resources_module.h"
 

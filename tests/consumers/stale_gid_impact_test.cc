@@ -1,4 +1,4 @@
-#include "consumers/stale_gid_impact.h"
+#include "gid_drift/stale_gid_impact.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

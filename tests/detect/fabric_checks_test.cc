@@ -1,4 +1,4 @@
-#include "detect/fabric_checks.h"
+#include "fabric/fabric_checks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "detect/ip_loss_detector.h"
+#include "netdev_health/ip_loss_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "detect/link_flap_detector.h"
+#include "netdev_health/link_flap_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "detect/policy_routing_detector.h"
+#include "netdev_health/policy_routing_detector.h"
 
 #include <gtest/gtest.h>
 

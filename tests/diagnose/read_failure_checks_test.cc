@@ -1,4 +1,4 @@
-#include "diagnose/read_failure_checks.h"
+#include "inventory/read_failure_checks.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "ethtool/link_quality_detector.h"
+#include "link_quality/link_quality_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The one-shot look at link quality (`rocewatch diagnose` without --watch): two samples a window
 // apart, the recordings rewritten in between as a changing host (or a replay) would, through the
 // daemon's detectors. The wait is the test's: it advances the fake clock and rewrites the files.
-#include "ethtool/link_quality_snapshot.h"
+#include "link_quality/link_quality_snapshot.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include "ethtool/ethtool_poller.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/module_eeprom.h"
-#include "ethtool/optics_detector.h"
+#include "link_quality/optics_detector.h"
 #include "support/fake_file_system.h"
 
 namespace rocewatch {

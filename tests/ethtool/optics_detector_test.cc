@@ -1,4 +1,4 @@
-#include "ethtool/optics_detector.h"
+#include "link_quality/optics_detector.h"
 
 #include <gtest/gtest.h>
 

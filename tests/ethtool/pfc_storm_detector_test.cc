@@ -1,4 +1,4 @@
-#include "ethtool/pfc_storm_detector.h"
+#include "link_quality/pfc_storm_detector.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "gid/gid_drift_detector.h"
+#include "gid_drift/gid_drift_detector.h"
 
 #include <gtest/gtest.h>
 

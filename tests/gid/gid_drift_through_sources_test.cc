@@ -3,7 +3,7 @@
 // read by VerbsGidTableSource. Either way the detector must see the same moves.
 #include <gtest/gtest.h>
 
-#include "gid/gid_drift_detector.h"
+#include "gid_drift/gid_drift_detector.h"
 #include "support/fake_verbs_api.h"
 #include "support/simulated_gid_table.h"
 #include "support/sysfs_fixture.h"

@@ -1,4 +1,4 @@
-#include "gid/gid_state_store.h"
+#include "gid_drift/gid_state_store.h"
 
 #include <gtest/gtest.h>
 

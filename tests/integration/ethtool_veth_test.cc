@@ -21,7 +21,7 @@
 #include "ethtool/ethtool_poller.h"
 #include "ethtool/ioctl_driver_statistics_source.h"
 #include "ethtool/libnl_ethtool_source.h"
-#include "ethtool/link_quality_snapshot.h"
+#include "link_quality/link_quality_snapshot.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/net_namespace.h"

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "report/daemon_findings.h"
+#include "export/daemon_findings.h"
 #include "support/http_client.h"
 #include "support/in_process_daemon.h"
 #include "support/sysfs_fixture.h"

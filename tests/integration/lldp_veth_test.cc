@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "core/event_loop.h"
-#include "lldp/lldp_neighbor_table.h"
+#include "fabric/lldp_neighbor_table.h"
 #include "lldp/packet_lldp_socket.h"
 #include "support/lldp_frames.h"
 #include "support/lldpd_switch.h"

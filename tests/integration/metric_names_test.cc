@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "app/remediation_metrics.h"
+#include "slurm_check/remediation_metrics.h"
 #include "support/daemon_process.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -103,7 +103,7 @@ TEST(MetricNames, TheExpositionMatchesTheDocsAndTheContract) {
 }
 
 // The Slurm health check's metrics are not the daemon's: they are the text file it writes for
-// node_exporter (app/remediation_metrics.h), which must match the same page.
+// node_exporter (slurm_check/remediation_metrics.h), which must match the same page.
 TEST(MetricNames, TheSlurmCheckMetricsFileMatchesTheDocs) {
   RemediationRecord record;
   record.last_budget = {true, 4, 1, 2};

@@ -9,8 +9,8 @@
 #include <functional>
 #include <memory>
 
-#include "app/netlink_listener.h"
 #include "core/event_loop.h"
+#include "netdev_health/netlink_listener.h"
 #include "netlink/libnl_rtnetlink_source.h"
 #include "support/net_namespace.h"
 

@@ -1,6 +1,6 @@
 // Policy routing of an RNIC address (ip rule from <ip> lookup 100, a route in table 100) deleted
 // while the address stays: detected.
-#include "app/host_env.h"
+#include "daemon/host_env.h"
 #include "netlink/netdev_dump.h"
 #include "netlink/netlink_netdev_reader.h"
 #include "netlink_netns_fixture.h"

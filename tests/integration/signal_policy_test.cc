@@ -1,7 +1,7 @@
-// Every signal rocewatch decides on (app/signal_policy.h), sent to the real daemon: the ignored
+// Every signal rocewatch decides on (daemon/signal_policy.h), sent to the real daemon: the ignored
 // ones are logged and leave it serving, SIGTERM still stops it with exit 0, a fault signal left to
 // its default kills it.
-#include "app/signal_policy.h"
+#include "daemon/signal_policy.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -1,4 +1,4 @@
-// Must not compile: lib/netlink (layer sources) may not see lib/app (layer app).
+// Must not compile: lib/sources/netlink (layer sources) may not see lib/daemon (layer daemon).
 // Built only by check_layering.sh.
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "netlink/netdev_tracker.h"

@@ -1,4 +1,4 @@
-#include "lldp/lldp_neighbor_table.h"
+#include "fabric/lldp_neighbor_table.h"
 
 #include <gtest/gtest.h>
 

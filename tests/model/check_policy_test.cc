@@ -134,9 +134,9 @@ TEST_F(CheckPolicyTest, ACriticalFindingPagesWithinTwoMinutes) {
 TEST_F(CheckPolicyTest, EveryFindingInLibTakesItsSeverityFromTheTable) {
   std::map<std::string, std::string> check_ids;  // kName -> "name"
   static const std::regex id(R"re(inline constexpr char (k\w+)\[\] =\s*"(\w+)";)re");
-  for (const char* header :
-       {"lib/diagnose/configuration_checks.h", "lib/diagnose/read_failure_checks.h",
-        "lib/diagnose/persisted_state_checks.h"}) {
+  for (const char* header : {"lib/commands/diagnose/configuration_checks.h",
+                             "lib/features/inventory/read_failure_checks.h",
+                             "lib/commands/diagnose/persisted_state_checks.h"}) {
     const std::string ids = ReadSource(header);
     for (std::sregex_iterator it(ids.begin(), ids.end(), id), end; it != end; ++it)
       check_ids[(*it)[1]] = (*it)[2];

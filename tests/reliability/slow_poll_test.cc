@@ -2,7 +2,7 @@
 // must not make the daemon burst the missed polls afterwards, nor drift off its cadence.
 #include <gtest/gtest.h>
 
-#include "app/monitor.h"
+#include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/node_builder.h"
 

@@ -1,4 +1,4 @@
-#include "remediation/drain_budget.h"
+#include "slurm_check/drain_budget.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "remediation/remediation_policy.h"
+#include "slurm_check/remediation_policy.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "remediation/remediation_record.h"
+#include "slurm_check/remediation_record.h"
 
 #include <gtest/gtest.h>
 

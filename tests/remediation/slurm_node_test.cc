@@ -1,4 +1,4 @@
-#include "remediation/slurm_node.h"
+#include "slurm_check/slurm_node.h"
 
 #include <gtest/gtest.h>
 

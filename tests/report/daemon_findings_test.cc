@@ -1,4 +1,4 @@
-#include "report/daemon_findings.h"
+#include "export/daemon_findings.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "report/npd_verdict.h"
+#include "diagnose/npd_verdict.h"
 
 #include <gtest/gtest.h>
 

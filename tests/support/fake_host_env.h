@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/host_env.h"
+#include "daemon/host_env.h"
 #include "netlink/netlink_event.h"
 #include "support/fake_clock.h"
 #include "support/fake_service_notifier.h"

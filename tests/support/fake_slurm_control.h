@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/slurm_control.h"
+#include "slurm_check/slurm_control.h"
 
 namespace rocewatch {
 

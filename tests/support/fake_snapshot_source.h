@@ -2,8 +2,8 @@
 // A SnapshotSource that returns a scripted node (stamped with the clock's time) or a scripted
 // error, and counts how often it was read.
 
-#include "app/snapshot_source.h"
 #include "core/clock.h"
+#include "daemon/snapshot_source.h"
 
 namespace rocewatch {
 

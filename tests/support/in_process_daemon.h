@@ -1,5 +1,5 @@
 #pragma once
-// `rocewatch run` in-process: the Daemon of lib/app/run_command.h, on a FakeHostEnv whose file
+// `rocewatch run` in-process: the Daemon of lib/daemon/run_command.h, on a FakeHostEnv whose file
 // system is the test's (so that tests can inject faults below it) with the system clock, serving
 // on 127.0.0.1:<free port>. The daemon's loop runs on its own thread, as in `rocewatch run`, and
 // serves /metrics and /api/v1/findings the daemon's way (built on the loop when a request asks);
@@ -13,10 +13,10 @@
 #include <string>
 #include <thread>
 
-#include "app/options.h"
-#include "app/run_command.h"
 #include "core/clock.h"
 #include "core/loop_requests.h"
+#include "daemon/options.h"
+#include "daemon/run_command.h"
 #include "os/file_system.h"
 #include "support/fake_host_env.h"
 
@@ -42,7 +42,7 @@ class InProcessDaemon {
   // before Start().
   void set_read_deadline(Duration deadline) { read_deadline_ = deadline; }
   int port() const { return daemon_->port(); }
-  // The reads stuck now and the reading threads given up on (app/guarded_snapshot_source.h).
+  // The reads stuck now and the reading threads given up on (daemon/guarded_snapshot_source.h).
   const StuckCalls& stuck_reads() const { return daemon_->stuck_reads(); }
   // Findings documents the daemon built so far.
   uint64_t findings_builds() const { return daemon_->findings_builds(); }

@@ -1,0 +1,489 @@
+#include "cli/cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "build_info.h"
+#include "collect/collect_command.h"
+#include "core/duration.h"
+#include "daemon/logging.h"
+#include "daemon/run_command.h"
+#include "diagnose/diagnose_command.h"
+#include "link_quality/ethtool_flags.h"
+#include "npd/npd_command.h"
+#include "os/command_runner.h"
+#include "os/state_file_writer.h"
+#include "slurm_check/slurm_check_command.h"
+#include "slurm_check/slurm_check_flags.h"
+#include "traffic/traffic_flags.h"
+
+namespace rocewatch {
+namespace {
+
+// Raw flag values as typed; validated into RunOptions / DiagnoseOptions after parsing.
+struct RawCommon {
+  std::string host_root = "/";
+  std::string sysfs_root;
+  std::string gid_source = "auto";
+  std::string log_level = "info";
+  std::string log_format = "text";
+};
+
+void AddCommonFlags(CLI::App* cmd, RawCommon& raw) {
+  cmd->add_option("--host-root", raw.host_root,
+                  "Host filesystem root: sysfs, procfs, /etc and /run are read under it")
+      ->envname("ROCEWATCH_HOST_ROOT")
+      ->capture_default_str();
+  cmd->add_option("--sysfs-root", raw.sysfs_root, "Where sysfs is read (default <host-root>/sys)")
+      ->envname("ROCEWATCH_SYSFS_ROOT");
+  cmd->add_option("--gid-source", raw.gid_source,
+                  "auto|verbs|sysfs: verbs where the RDMA devices can be opened, sysfs otherwise")
+      ->envname("ROCEWATCH_GID_SOURCE")
+      ->capture_default_str();
+  cmd->add_option("--log-level", raw.log_level, "trace|debug|info|warn|error|critical|off")
+      ->envname("ROCEWATCH_LOG_LEVEL")
+      ->capture_default_str();
+  cmd->add_option("--log-format", raw.log_format, "text|json")
+      ->envname("ROCEWATCH_LOG_FORMAT")
+      ->capture_default_str();
+}
+
+StatusOr<CommonOptions> ValidateCommon(const RawCommon& raw) {
+  CommonOptions common;
+  if (raw.host_root.empty()) return Status::InvalidArgument("--host-root must not be empty");
+  common.paths = HostPaths::ForRoots(raw.host_root, raw.sysfs_root);
+  if (raw.gid_source == "auto") {
+    common.gid_source = GidSourceChoice::kAuto;
+  } else if (raw.gid_source == "verbs") {
+    common.gid_source = GidSourceChoice::kVerbs;
+  } else if (raw.gid_source == "sysfs") {
+    common.gid_source = GidSourceChoice::kSysfs;
+  } else {
+    return Status::InvalidArgument("invalid --gid-source '" + raw.gid_source +
+                                   "' (use auto, verbs or sysfs)");
+  }
+  common.log_level = raw.log_level;
+  common.log_format = raw.log_format;
+  Status logging = ConfigureLogging(raw.log_level, raw.log_format);
+  if (!logging.ok()) return logging;
+  return common;
+}
+
+StatusOr<Duration> NamedDuration(const std::string& flag, const std::string& text) {
+  StatusOr<Duration> d = ParseDuration(text);
+  if (!d.ok()) return Status::InvalidArgument(flag + ": " + d.status().message());
+  return d;
+}
+
+StatusOr<Duration> PositiveDuration(const std::string& flag, const std::string& text) {
+  StatusOr<Duration> d = ParseDuration(text);
+  if (!d.ok()) return Status::InvalidArgument(flag + ": " + d.status().message());
+  if (*d <= Duration::zero()) return Status::InvalidArgument(flag + " must be positive");
+  return d;
+}
+
+// CLI11 reads "--name=" like "--name" and then takes the next argument as the value (so
+// `--state-file= --interval=1s` named the state file "--interval=1s"). Rewrites "--name=" into
+// "--name" "" so that the value is the empty string, as typed. Stops at "--".
+std::vector<std::string> WithExplicitEmptyValues(int argc, char** argv) {
+  std::vector<std::string> args;
+  bool options_ended = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--") options_ended = true;
+    if (!options_ended && i > 0 && arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.back() == '=' &&
+        arg.find('=') == arg.size() - 1) {
+      args.push_back(arg.substr(0, arg.size() - 1));
+      args.emplace_back();
+      continue;
+    }
+    args.push_back(std::move(arg));
+  }
+  return args;
+}
+
+bool GivenOnCommandLine(const std::vector<std::string>& args, const std::string& flag) {
+  for (const std::string& arg : args)
+    if (arg == flag || arg.rfind(flag + "=", 0) == 0) return true;
+  return false;
+}
+
+// `message` with each flag of `cmd` whose value came from its environment variable named as that
+// variable ("--interval: ..." -> "ROCEWATCH_INTERVAL (environment): ..."): the user never typed
+// the flag.
+std::string NameValueSources(std::string message, const CLI::App& cmd,
+                             const std::vector<std::string>& args) {
+  for (const CLI::Option* option : cmd.get_options()) {
+    const std::string& env = option->get_envname();
+    if (env.empty() || std::getenv(env.c_str()) == nullptr) continue;
+    const std::string flag = option->get_name();
+    if (flag.rfind("--", 0) != 0 || GivenOnCommandLine(args, flag)) continue;
+    const std::string replacement = env + " (environment)";
+    for (size_t at = message.find(flag); at != std::string::npos;
+         at = message.find(flag, at + replacement.size())) {
+      size_t end = at + flag.size();
+      bool whole = end == message.size() ||
+                   !(std::isalnum(static_cast<unsigned char>(message[end])) || message[end] == '-');
+      if (!whole) {
+        at += 1;
+        continue;
+      }
+      message.replace(at, flag.size(), replacement);
+    }
+  }
+  return message;
+}
+
+// Where `diagnose` looks for the daemon without --daemon: the daemon's local socket where one is
+// (ROCEWATCH_API_SOCKET, as the daemon of this environment is told, else the default path; empty:
+// none), else where the daemon listens (ROCEWATCH_LISTEN, as the Kubernetes DaemonSet sets it
+// for every process of the pod, so that an exec'd diagnose finds it on the node's address), else
+// 127.0.0.1:9879. A listen address on every interface is asked on 127.0.0.1; an unparsable one
+// falls back to the default.
+std::string DefaultDaemonUrl() {
+  const char* socket = std::getenv("ROCEWATCH_API_SOCKET");
+  const std::string socket_path = socket != nullptr ? socket : defaults::kApiSocket;
+  if (!socket_path.empty() && IsUnixSocket(socket_path)) return "unix:" + socket_path;
+  const char* listen = std::getenv("ROCEWATCH_LISTEN");
+  if (listen != nullptr) {
+    StatusOr<ListenAddress> address = ParseListenAddress(listen);
+    if (address.ok() && address->port != 0) {
+      std::string host =
+          address->host.empty() || address->host == "0.0.0.0" ? "127.0.0.1" : address->host;
+      return "http://" + host + ":" + std::to_string(address->port);
+    }
+  }
+  return DiagnoseOptions::DefaultDaemonText();
+}
+
+}  // namespace
+
+int RunCli(const HostEnv& env, int argc, char** argv) {
+  CLI::App app{"rocewatch: RDMA/RoCE health for GPU nodes (GID drift, link flaps, traffic)",
+               "rocewatch"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Help for every subcommand");
+
+  RawCommon run_common;
+  // Every default comes from a default RunOptions (daemon/defaults.h): shown by --help, parsed like
+  // a given value.
+  const RunOptions run_defaults;
+  std::string listen = run_defaults.listen.ToText();
+  std::string api_socket = run_defaults.api_socket;
+  std::string interval = FormatDuration(run_defaults.interval);
+  std::string settle = FormatDuration(run_defaults.settle);
+  std::string gid_backstop = FormatDuration(run_defaults.gid_backstop);
+  std::string state_file = run_defaults.state_file;
+  std::optional<uint32_t> expected_gid_index;
+  int netlink_receive_buffer = run_defaults.netlink_receive_buffer;
+  std::string ip_missing_grace = FormatDuration(run_defaults.ip_missing_grace);
+  CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
+  AddCommonFlags(run, run_common);
+  run->add_option("--listen", listen,
+                  "HOST:PORT for /metrics, /healthz and /api/v1/findings (IPv4; :PORT is every "
+                  "interface)")
+      ->envname("ROCEWATCH_LISTEN")
+      ->capture_default_str();
+  run->add_option("--api-socket", api_socket,
+                  "Local unix socket also serving /api/v1/findings, /metrics and /healthz "
+                  "(empty: none)")
+      ->envname("ROCEWATCH_API_SOCKET")
+      ->capture_default_str();
+  run->add_option("--interval", interval, "GID and counter poll interval (e.g. 500ms, 1s, 2m)")
+      ->envname("ROCEWATCH_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--gid-backstop", gid_backstop,
+                  "Through sysfs, GID tables are read after events and at least this often")
+      ->envname("ROCEWATCH_GID_BACKSTOP")
+      ->capture_default_str();
+  std::string slow_counter_interval = FormatDuration(run_defaults.slow_counter_interval);
+  std::string listing_backstop = FormatDuration(run_defaults.listing_backstop);
+  run->add_option("--slow-counter-interval", slow_counter_interval,
+                  "Port attributes and error/congestion counters are read this often and after "
+                  "events (the byte counters every --interval)")
+      ->envname("ROCEWATCH_SLOW_COUNTER_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--listing-backstop", listing_backstop,
+                  "sysfs directories (devices, ports, counters) are listed after device events "
+                  "and at least this often")
+      ->envname("ROCEWATCH_LISTING_BACKSTOP")
+      ->capture_default_str();
+  run->add_option("--settle", settle,
+                  "Delay between a link/address/verbs event and the snapshot it triggers")
+      ->envname("ROCEWATCH_SETTLE")
+      ->capture_default_str();
+  run->add_option("--state-file", state_file,
+                  "Where the last known GID tables are kept across restarts (empty: nowhere)")
+      ->envname("ROCEWATCH_STATE_FILE")
+      ->capture_default_str();
+  run->add_option("--expected-gid-index", expected_gid_index,
+                  "The GID index the cluster pins (NCCL_IB_GID_INDEX), e.g. 3")
+      ->envname("ROCEWATCH_EXPECTED_GID_INDEX")
+      ->check(CLI::Range(0u, 65535u));
+  run->add_option("--netlink-receive-buffer", netlink_receive_buffer,
+                  "Receive buffer of the rtnetlink socket in bytes (an overrun costs a re-dump)")
+      ->envname("ROCEWATCH_NETLINK_RECEIVE_BUFFER")
+      ->check(CLI::Range(1024, 1 << 30))
+      ->capture_default_str();
+  run->add_option("--ip-missing-grace", ip_missing_grace,
+                  "How long after carrier returns an address lost in a flap may stay away")
+      ->envname("ROCEWATCH_IP_MISSING_GRACE")
+      ->capture_default_str();
+  TrafficFlagValues traffic_flags;
+  AddTrafficFlags(*run, traffic_flags);
+  EthtoolFlagValues ethtool_flags;
+  AddEthtoolFlags(*run, ethtool_flags);
+  // Who uses each rail (docs/detection.md, "Who uses a rail").
+  std::string consumer_scan_interval = FormatDuration(run_defaults.consumers.scan_interval);
+  std::string consumer_recheck = FormatDuration(run_defaults.consumers.recheck_after);
+  std::string kubelet_timeout = FormatDuration(run_defaults.consumers.kubelet_timeout);
+  std::string run_kubelet_socket, diagnose_kubelet_socket;
+  run->add_option("--consumer-scan-interval", consumer_scan_interval,
+                  "How often RDMA consumers (processes, pods, jobs) are looked for; 0 disables")
+      ->envname("ROCEWATCH_CONSUMER_SCAN_INTERVAL")
+      ->capture_default_str();
+  run->add_option("--consumer-recheck", consumer_recheck,
+                  "A process that held no RDMA device is looked at again after this long")
+      ->envname("ROCEWATCH_CONSUMER_RECHECK")
+      ->capture_default_str();
+  run->add_option("--kubelet-socket", run_kubelet_socket,
+                  "The kubelet pod-resources socket (default <host-root>/var/lib/kubelet/"
+                  "pod-resources/kubelet.sock; none: not used)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
+  run->add_option("--kubelet-timeout", kubelet_timeout, "Deadline of one kubelet call")
+      ->envname("ROCEWATCH_KUBELET_TIMEOUT")
+      ->capture_default_str();
+  std::string kubelet_interval = FormatDuration(run_defaults.consumers.kubelet_interval);
+  run->add_option("--kubelet-interval", kubelet_interval,
+                  "How often the kubelet is asked which pods hold RDMA devices (also at every "
+                  "full consumer scan)")
+      ->envname("ROCEWATCH_KUBELET_INTERVAL")
+      ->capture_default_str();
+
+  RawCommon diagnose_common;
+  bool json = false, npd = false;
+  std::string watch, daemon_url = DefaultDaemonUrl();
+  CLI::App* diagnose =
+      app.add_subcommand("diagnose", "One-shot report; exit 0 healthy, 1 warning, 2 critical");
+  AddCommonFlags(diagnose, diagnose_common);
+  CLI::Option* json_flag = diagnose->add_flag("--json", json, "Machine-readable report on stdout");
+  diagnose
+      ->add_flag("--npd", npd,
+                 "node-problem-detector plugin: one line, exit 0 OK, 1 critical, 2 unknown")
+      ->excludes(json_flag);
+  diagnose->add_option("--watch", watch,
+                       "Observe link, address and GID events for this long, then report");
+  bool no_optics = false;
+  diagnose->add_flag("--no-optics", no_optics, "Do not read transceiver pages (I2C)")
+      ->envname("ROCEWATCH_NO_OPTICS");
+  std::string link_window = FormatDuration(DiagnoseOptions().link_window);
+  diagnose
+      ->add_option("--link-window", link_window,
+                   "Without --watch: rate link quality and PFC from two samples this far apart "
+                   "(0: one sample); netdevs the daemon rates are not waited for")
+      ->envname("ROCEWATCH_LINK_WINDOW")
+      ->capture_default_str();
+  diagnose
+      ->add_option("--kubelet-socket", diagnose_kubelet_socket,
+                   "The kubelet pod-resources socket (default under --host-root; none: not used)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
+  diagnose
+      ->add_option("--daemon", daemon_url,
+                   "The running daemon whose live findings are merged (http://HOST:PORT or "
+                   "unix:PATH), or none; an unreachable daemon is an info line (default: the "
+                   "daemon's local socket where it exists, else ROCEWATCH_LISTEN's address, "
+                   "else 127.0.0.1:9879)")
+      ->envname("ROCEWATCH_DAEMON")
+      ->capture_default_str();
+
+  app.add_subcommand("version", "Version and build information");
+
+  RawCommon collect_common;
+  std::string collect_dir;
+  bool collect_no_optics = false;
+  CLI::App* collect = app.add_subcommand(
+      "collect", "Write a support bundle (a host-root tree that diagnose --host-root reads)");
+  AddCommonFlags(collect, collect_common);
+  collect->add_option("DIR", collect_dir, "Where to write the bundle (created if missing)")
+      ->required();
+  collect->add_flag("--no-optics", collect_no_optics, "Do not read transceiver pages (I2C)")
+      ->envname("ROCEWATCH_NO_OPTICS");
+  std::string collect_kubelet_socket;
+  collect
+      ->add_option("--kubelet-socket", collect_kubelet_socket,
+                   "The kubelet pod-resources socket whose answer is recorded (default under "
+                   "--host-root; none: not asked)")
+      ->envname("ROCEWATCH_KUBELET_SOCKET");
+
+  // Slurm's HealthCheckProgram (docs/deploy.md, "Slurm").
+  RawCommon slurm_common;
+  SlurmCheckFlagValues slurm_flags;
+  CLI::App* slurm_check = app.add_subcommand(
+      "slurm-check", "Slurm health check: drain or resume this node by rocewatch's findings");
+  AddCommonFlags(slurm_check, slurm_common);
+  AddSlurmCheckFlags(*slurm_check, slurm_flags);
+
+  // diagnose, collect and slurm-check report bad flags with status 3 ("could not run"), run
+  // with 2.
+  const bool slurm_checking = argc > 1 && std::strcmp(argv[1], "slurm-check") == 0;
+  const bool diagnosing = argc > 1 && (std::strcmp(argv[1], "diagnose") == 0 ||
+                                       std::strcmp(argv[1], "collect") == 0 || slurm_checking);
+  const std::vector<std::string> args = WithExplicitEmptyValues(argc, argv);
+  const CLI::App& typed = argc > 1 && std::strcmp(argv[1], "collect") == 0 ? *collect
+                          : slurm_checking                                 ? *slurm_check
+                          : diagnosing                                     ? *diagnose
+                                                                           : *run;
+  try {
+    std::vector<const char*> arg_pointers;
+    for (const std::string& arg : args) arg_pointers.push_back(arg.c_str());
+    app.parse(static_cast<int>(arg_pointers.size()), arg_pointers.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "rocewatch: " << NameValueSources(e.what(), typed, args)
+              << " (see rocewatch --help)\n";
+    return diagnosing ? 3 : 2;
+  }
+
+  if (app.got_subcommand("version")) {
+    std::cout << "rocewatch " << kVersion << " (" << kGitRevision << ")\n";
+    return 0;
+  }
+
+  if (collect->parsed()) {
+    StatusOr<CommonOptions> common = ValidateCommon(collect_common);
+    if (!common.ok()) {
+      std::cerr << "rocewatch collect: " << NameValueSources(common.status().message(), typed, args)
+                << "\n";
+      return 3;
+    }
+    CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
+    options.consumers.kubelet_socket = collect_kubelet_socket;
+    return RunCollect(ConfinedHostEnv(env, common->paths), options, std::cout, std::cerr);
+  }
+
+  if (slurm_check->parsed()) {
+    auto fail = [&](const Status& s) {
+      std::cerr << "rocewatch slurm-check: " << NameValueSources(s.message(), typed, args) << "\n";
+      return 3;
+    };
+    StatusOr<CommonOptions> common = ValidateCommon(slurm_common);
+    if (!common.ok()) return fail(common.status());
+    StatusOr<SlurmCheckSetup> setup = SlurmCheckSetupFromFlags(slurm_flags, *common);
+    if (!setup.ok()) return fail(setup.status());
+    PosixCommandRunner runner;
+    ScontrolSlurmControl slurm(runner, *env.clock, env.clock->Now() + setup->deadline,
+                               setup->scontrol);
+    PosixStateFileWriter writer;
+    return RunSlurmCheck(env, slurm, writer, setup->check, std::cout);
+  }
+
+  if (diagnose->parsed()) {
+    auto fail = [&](const Status& s) {
+      const std::string message = NameValueSources(s.message(), typed, args);
+      if (npd) return ReportNpdCouldNotRun(message, std::cout);
+      std::cerr << "rocewatch diagnose: " << message << "\n";
+      return 3;
+    };
+    StatusOr<CommonOptions> common = ValidateCommon(diagnose_common);
+    if (!common.ok()) return fail(common.status());
+    DiagnoseOptions options;
+    options.common = *common;
+    options.json = json;
+    if (!watch.empty()) {
+      StatusOr<Duration> d = PositiveDuration("--watch", watch);
+      if (!d.ok()) return fail(d.status());
+      options.watch = *d;
+    }
+    options.npd = npd;
+    options.optics = !no_optics;
+    if (link_window != "0") {
+      StatusOr<Duration> d = NamedDuration("--link-window", link_window);
+      if (!d.ok()) return fail(d.status());
+      if (*d < Duration::zero() || *d > std::chrono::minutes(1))
+        return fail(Status::InvalidArgument("--link-window must be between 0 and 1m"));
+      options.link_window = *d;
+    } else {
+      options.link_window = Duration::zero();
+    }
+    options.consumers.kubelet_socket = diagnose_kubelet_socket;
+    options.daemon_text = daemon_url;
+    if (daemon_url == "none") {
+      options.daemon.reset();
+    } else {
+      StatusOr<HttpUrl> url = ParseHttpUrl(daemon_url);
+      if (!url.ok())
+        return fail(Status::InvalidArgument("--daemon: " + url.status().message() +
+                                            " (use http://HOST:PORT, unix:PATH or none)"));
+      options.daemon = *url;
+    }
+    const HostEnv confined = ConfinedHostEnv(env, options.common.paths);
+    if (npd) return RunDiagnoseForNpd(confined, options, std::cout);
+    return RunDiagnose(confined, options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);
+  }
+
+  auto fail = [&](const Status& s) {
+    std::cerr << "rocewatch run: " << NameValueSources(s.message(), typed, args) << "\n";
+    return 2;
+  };
+  StatusOr<CommonOptions> common = ValidateCommon(run_common);
+  if (!common.ok()) return fail(common.status());
+  RunOptions options;
+  options.common = *common;
+  StatusOr<ListenAddress> address = ParseListenAddress(listen);
+  if (!address.ok()) return fail(address.status());
+  options.listen = *address;
+  options.api_socket = api_socket;
+  StatusOr<Duration> poll = PositiveDuration("--interval", interval);
+  if (!poll.ok()) return fail(poll.status());
+  options.interval = *poll;
+  StatusOr<Duration> settle_delay = NamedDuration("--settle", settle);
+  if (!settle_delay.ok()) return fail(settle_delay.status());
+  options.settle = *settle_delay;
+  StatusOr<Duration> backstop = PositiveDuration("--gid-backstop", gid_backstop);
+  if (!backstop.ok()) return fail(backstop.status());
+  options.gid_backstop = *backstop;
+  StatusOr<Duration> slow = PositiveDuration("--slow-counter-interval", slow_counter_interval);
+  if (!slow.ok()) return fail(slow.status());
+  options.slow_counter_interval = *slow;
+  StatusOr<Duration> relist = PositiveDuration("--listing-backstop", listing_backstop);
+  if (!relist.ok()) return fail(relist.status());
+  options.listing_backstop = *relist;
+  options.state_file = state_file;
+  options.expected_gid_index = expected_gid_index;
+  options.netlink_receive_buffer = netlink_receive_buffer;
+  StatusOr<Duration> grace = NamedDuration("--ip-missing-grace", ip_missing_grace);
+  if (!grace.ok()) return fail(grace.status());
+  options.ip_missing_grace = *grace;
+  StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
+  if (!traffic.ok()) return fail(traffic.status());
+  options.traffic = *traffic;
+  StatusOr<EthtoolOptions> ethtool = EthtoolOptionsFromFlags(ethtool_flags);
+  if (!ethtool.ok()) return fail(ethtool.status());
+  options.ethtool = *ethtool;
+  StatusOr<Duration> scan_interval = ParseDuration(consumer_scan_interval);
+  if (!scan_interval.ok())
+    return fail(
+        Status::InvalidArgument("--consumer-scan-interval: " + scan_interval.status().message()));
+  options.consumers.scan_interval = *scan_interval;
+  StatusOr<Duration> recheck = PositiveDuration("--consumer-recheck", consumer_recheck);
+  if (!recheck.ok()) return fail(recheck.status());
+  options.consumers.recheck_after = *recheck;
+  StatusOr<Duration> kubelet_deadline = PositiveDuration("--kubelet-timeout", kubelet_timeout);
+  if (!kubelet_deadline.ok()) return fail(kubelet_deadline.status());
+  options.consumers.kubelet_timeout = *kubelet_deadline;
+  StatusOr<Duration> kubelet_every = PositiveDuration("--kubelet-interval", kubelet_interval);
+  if (!kubelet_every.ok()) return fail(kubelet_every.status());
+  options.consumers.kubelet_interval = *kubelet_every;
+  options.consumers.kubelet_socket = run_kubelet_socket;
+  return RunDaemon(ConfinedHostEnv(env, options.common.paths), options);
+}
+
+}  // namespace rocewatch

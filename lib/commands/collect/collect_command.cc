@@ -1,0 +1,45 @@
+#include "collect/collect_command.h"
+
+#include "collect/support_bundle.h"
+#include "core/terminal_text.h"
+#include "netlink/netlink_netdev_reader.h"
+
+namespace rocewatch {
+
+int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::ostream& out,
+               std::ostream& err) {
+  if (options.directory.empty()) {
+    err << "rocewatch collect: DIR must not be empty\n";
+    return 3;
+  }
+  const HostPaths& paths = options.common.paths;
+  const FileSystem& fs = *env.files;  // whole files: procfs and configuration files too
+  EthtoolSources live = env.ethtool();
+  EthtoolPoller ethtool(fs, paths.host_root, paths.sysfs_root, live.statistics.get(),
+                        live.netlink.get());
+  // Links and addresses through the daemon's rtnetlink stack, in one dump.
+  std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
+  NetlinkNetdevReader netdevs(*rtnetlink, fs, paths);
+  DirectoryBundleWriter writer(options.directory);
+  if (Status opened = writer.Open(); !opened.ok()) {
+    err << "rocewatch collect: " << TerminalSafe(opened.message()) << "\n";
+    return 3;
+  }
+  std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
+  StatusOr<CollectSummary> summary =
+      CollectSupportBundle(fs, paths, ethtool, netdevs, writer,
+                           CollectOptions{options.optics, kubelet.get()}, env.clock->UnixSeconds());
+  if (!summary.ok()) {
+    err << "rocewatch collect: cannot write the bundle: "
+        << TerminalSafe(summary.status().message()) << "\n";
+    return 3;
+  }
+  for (const std::string& failure : summary->failures)
+    err << "  not collected: " << TerminalSafe(failure) << "\n";
+  out << "collected " << summary->files << " files (" << summary->netdevs.size()
+      << " RNIC netdevs) into " << options.directory << "; read it anywhere with: rocewatch "
+      << "diagnose --host-root " << options.directory << "\n";
+  return 0;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,55 @@
+#pragma once
+// What `rocewatch diagnose` takes from the running daemon at --daemon (docs/diagnose.md, "The
+// daemon"): its live findings and recent events (GET /api/v1/findings) and, from its /metrics,
+// the windowed figures a one-shot run cannot have: per netdev the link-quality state, pre-FEC BER
+// and PFC paused ratios and storms; per port the traffic detector's baseline, state and byte
+// counters, where `diagnose --watch` starts from. Asked once per run, each request bounded by
+// the --daemon timeout.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daemon/host_env.h"
+#include "daemon/options.h"
+#include "export/daemon_findings.h"
+#include "export/exposition_text.h"
+#include "link_quality/link_quality_report.h"
+#include "traffic/traffic_detector.h"
+
+namespace rocewatch {
+
+struct DaemonView {
+  // Why the daemon's findings cannot be used (unreachable, not a rocewatch answer); ok otherwise.
+  Status problem = Status::Ok();
+  // The daemon watches another host (its boot id is not `boot_id`): nothing of it is used.
+  bool other_host = false;
+  DaemonFindings findings;
+  // Its /metrics; empty when that request failed (`metrics_problem` says why).
+  std::vector<ExposedSample> metrics;
+  std::string metrics_problem;
+
+  bool usable() const { return problem.ok() && !other_host; }
+};
+
+// Asks the daemon of `options` (REQUIRES: options.daemon) through `fetch` (HostEnv::fetch).
+// `boot_id`: this report's host's.
+DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
+                     const HttpFetch& fetch);
+
+// The netdevs whose link-quality state the daemon exports (rocewatch_link_quality_state).
+std::set<std::string> NetdevsWithDaemonLinkFigures(const std::vector<ExposedSample>& metrics);
+
+// Gives each entry without windowed figures of its own (figures kNone) the daemon's: state, BER,
+// the reason from its link_quality_* finding of that netdev, PFC paused ratios and storms.
+void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntry>& entries);
+
+// The traffic detector's view of each port the daemon exports a state for, with its counters
+// dated by rocewatch_last_poll_timestamp_seconds on `now`'s monotonic clock (`now_unix` is the
+// same instant as Unix time).
+std::map<PortKey, PortTrafficResume> DaemonTrafficView(const std::vector<ExposedSample>& metrics,
+                                                       MonoTime now, double now_unix);
+
+}  // namespace rocewatch

@@ -1,0 +1,289 @@
+#include "diagnose/diagnose_command.h"
+
+#include <cstdlib>
+#include <ctime>
+
+#include "core/terminal_text.h"
+#include "daemon/components.h"
+#include "daemon/defaults.h"
+#include "daemon/gid_source_factory.h"
+#include "daemon/inventory_snapshot_source.h"
+#include "daemon/monitor.h"
+#include "diagnose/configuration_checks.h"
+#include "diagnose/configuration_facts.h"
+#include "diagnose/daemon_view.h"
+#include "diagnose/diagnose_report.h"
+#include "diagnose/gid_table_checks.h"
+#include "diagnose/npd_verdict.h"
+#include "diagnose/persisted_state_checks.h"
+#include "export/daemon_findings.h"
+#include "inventory/read_failure_checks.h"
+#include "job_awareness/consumer_merge.h"
+#include "link_quality/link_quality_snapshot.h"
+#include "model/check_policy.h"
+#include "netlink/netlink_netdev_reader.h"
+#include "os/boot_id.h"
+#include "os/netdev_recording.h"
+
+namespace rocewatch {
+namespace {
+
+std::string FormatTime(double unix_seconds) {
+  std::time_t whole = static_cast<std::time_t>(unix_seconds);
+  std::tm tm;
+  gmtime_r(&whole, &tm);
+  char text[40];
+  std::strftime(text, sizeof(text), "%H:%M:%S", &tm);
+  char millis[8];
+  std::snprintf(millis, sizeof(millis), ".%03d",
+                static_cast<int>((unix_seconds - static_cast<double>(whole)) * 1000));
+  return std::string(text) + millis + "Z";
+}
+
+// Merges the daemon's live findings (docs/diagnose.md, "The daemon"). Whatever happened is one
+// info finding: merged, or why the daemon did not answer.
+void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
+                     const std::string& boot_id, DiagnoseReport& report) {
+  if (!view.problem.ok()) {
+    report.findings.push_back(
+        {SeverityOf("daemon_unreachable"), "daemon_unreachable", options.daemon_text,
+         "no rocewatch daemon answered at " + options.daemon_text + " (" + view.problem.message() +
+             "): this report holds this run's one-shot checks only, without the drift, flap and "
+             "address history the daemon keeps",
+         "Start the daemon (`rocewatch run`), or point --daemon at where it listens; --daemon "
+         "none skips this."});
+    return;
+  }
+  const DaemonFindings* daemon = &view.findings;
+  if (view.other_host) {
+    report.findings.push_back(
+        {SeverityOf("daemon_other_host"), "daemon_other_host", options.daemon_text,
+         "the rocewatch daemon at " + options.daemon_text + " watches another host (boot id " +
+             daemon->boot_id + ", this report's host " + boot_id + "): its findings are not merged",
+         "Point --daemon at the daemon of the host under --host-root, or use --daemon none."});
+    return;
+  }
+  MergeDaemonFindings(*daemon, report.findings);
+  for (const DaemonFindings::Event& e : daemon->events)
+    if (e.severity >= Severity::kWarning) report.daemon_events.push_back(e.time + "  " + e.message);
+  report.findings.push_back(
+      {SeverityOf("daemon"), "daemon", options.daemon_text,
+       "merged the live findings (" + std::to_string(daemon->findings.size()) +
+           ") and recent warning events of the rocewatch daemon at " + options.daemon_text +
+           (view.metrics_problem.empty()
+                ? std::string()
+                : "; its /metrics did not answer (" + view.metrics_problem +
+                      "): link quality and --watch rates are this run's own"),
+       "None needed."});
+}
+
+// One warning naming the paths under the host root that were not read because a link in them
+// leads out of it (os/beneath_path.h): in an untrusted bundle that is an attempt to make this
+// report print a file of the machine reading it.
+void ReportRefusedReads(const RefusedReads& refused, const HostPaths& paths,
+                        std::vector<Finding>& findings) {
+  const std::vector<std::string> kept = refused.Paths();
+  if (kept.empty()) return;
+  std::string list;
+  for (const std::string& path : kept) list += (list.empty() ? "" : ", ") + path;
+  if (refused.more()) list += ", ...";
+  findings.push_back(
+      {SeverityOf("host_root_link_refused"), "host_root_link_refused", paths.host_root,
+       std::to_string(kept.size()) + (refused.more() ? "+" : "") +
+           " path(s) under the host root were refused, not read: a symbolic link in them leads "
+           "out of the root (" +
+           list + "); what they hold is reported as unknown",
+       "Read bundles only from sources you trust; a link out of a bundle is never followed. On "
+       "a live host root, replace the absolute link with a relative one inside the root."});
+}
+
+}  // namespace
+
+StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseOptions& options,
+                                             std::ostream& err) {
+  const HostPaths& paths = options.common.paths;
+  // Whole-file reads throughout: a one-shot command keeps nothing open.
+  const FileSystem& fs = *env.files;
+  const Clock& clock = *env.clock;
+  if (!fs.IsDirectory(paths.sysfs_root)) {
+    return Status::InvalidArgument("cannot read sysfs at " + paths.sysfs_root +
+                                   ": not a directory (check --host-root / --sysfs-root)");
+  }
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
+  if (!gids.ok()) return gids.status();
+  // One-shot reads: nothing is kept open, everything is read on every snapshot.
+  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), /*max_open=*/0);
+  InventorySnapshotSource source(poller, gids->source(), clock, GidReadPolicy{},
+                                 kReadEverythingEverySnapshot);
+
+  DiagnoseReport report;
+  report.gid_source = gids->source().name();
+  // The daemon is asked first: its windowed figures spare this run a wait, and --watch starts
+  // from its baselines.
+  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  std::optional<DaemonView> daemon;
+  if (options.daemon) daemon = AskDaemon(options, boot_id, env.fetch);
+  std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
+  if (options.watch) {
+    if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
+    // Run the daemon's components for the watch period; they report what happens as events.
+    EventLoop loop(clock);
+    RunOptions run_options;
+    run_options.common = options.common;
+    run_options.interval = options.interval;
+    run_options.state_file.clear();  // diagnose never touches the daemon's state
+    Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
+    run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
+    if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
+    ComponentSet components = BuildComponents({run_options, env, fs, fs, gids->verbs_devices()});
+    TrafficComponent* traffic = components.traffic;
+    const EthtoolComponent* ethtool = components.ethtool;
+    const ConsumerComponent* consumers = components.consumers;
+    for (auto& component : components.all) monitor.AddComponent(std::move(component));
+    // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
+    if (traffic && daemon && daemon->usable())
+      traffic->Resume(DaemonTrafficView(daemon->metrics, clock.Now(), clock.UnixSeconds()));
+    // Per-rail rates and traffic states at every periodic poll.
+    monitor.SetSnapshotObserver([&](const NodeSnapshot&, SnapshotTrigger trigger) {
+      if (options.json || !traffic || trigger != SnapshotTrigger::kPeriodic) return;
+      std::string rates = traffic->RatesLine();
+      if (!rates.empty()) err << FormatTime(clock.UnixSeconds()) << "  traffic  " << rates << "\n";
+    });
+    monitor.SetEventObserver([&](double when, std::string_view what) {
+      std::string line = FormatTime(when) + "  " + std::string(what);
+      report.watch_log.push_back(line);
+      err << TerminalSafe(line) << "\n" << std::flush;  // live, on stderr in both modes
+    });
+    if (!options.json) {
+      err << "watching for " << std::chrono::duration<double>(*options.watch).count()
+          << " s (link, address and GID events are printed as they happen)...\n";
+    }
+    Status started = monitor.Start();
+    if (!started.ok()) return Status::Unavailable(started.ToString());
+    loop.ScheduleAfter(*options.watch, [&loop] { loop.Stop(); });
+    loop.Run();
+    report.snapshot = monitor.latest_snapshot();
+    report.findings = monitor.CurrentFindings();
+    if (ethtool) report.link_quality = ethtool->ReportEntries();
+    for (LinkQualityEntry& entry : report.link_quality)
+      if (entry.quality && entry.quality->window_seconds > 0)
+        entry.figures = LinkFiguresSource::kWatch;
+    if (consumers) report.consumers = consumers->board().latest();
+    monitor.Stop();
+  } else {
+    StatusOr<NodeSnapshot> snapshot = source.Take();
+    if (!snapshot.ok())
+      return Status::Unavailable("cannot read the RDMA devices: " + snapshot.status().ToString());
+    report.snapshot = std::move(snapshot).value();
+  }
+  if (!report.consumers) {
+    // Who uses each rail: every process's descriptors, and the kubelet (docs/diagnose.md).
+    std::vector<std::string> devices;
+    for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
+    ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(clock.Now(), true);
+    std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
+    std::optional<KubeletAnswer> answer;
+    if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
+    report.consumers = MergeConsumers(
+        devices, &scan, answer ? &*answer : nullptr,
+        kubelet ? std::vector<std::string>{}
+                : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
+  }
+
+  // Links, addresses and policy rules through the daemon's rtnetlink stack, in one dump; a
+  // bundle's recorded addresses stand in for this namespace's (docs/bundle.md).
+  std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
+  NetlinkNetdevReader live_netdevs(*rtnetlink, fs, paths);
+  RecordedNetdevReader netdev_reader(fs, paths.host_root, live_netdevs);
+  std::map<std::string, NetdevState> known_states;
+  for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
+    if (observation.in_namespace) known_states[name] = observation.state;
+    report.netdevs.push_back({observation, "unknown"});
+  }
+  if (!options.watch) {
+    // Two samples --link-window apart, except for netdevs the daemon rates (docs/diagnose.md).
+    LinkQualityLookOptions look_options;
+    look_options.optics = options.optics;
+    look_options.window = options.link_window;
+    if (daemon && daemon->usable())
+      look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(daemon->metrics);
+    auto wait = [&clock](Duration d) {
+      EventLoop loop(clock);
+      loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
+      loop.Run();
+    };
+    EthtoolSources ethtool = env.ethtool();
+    EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, ethtool.statistics.get(),
+                         ethtool.netlink.get());
+    LinkQualityLook look =
+        LookAtLinkQuality(poller, RnicNetdevNames(report.snapshot), clock, wait, look_options);
+    report.link_quality = std::move(look.entries);
+    report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
+  }
+  if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
+  std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
+  report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+  // What failed reads leave unknown (with --watch the inventory component reported it).
+  if (!options.watch) {
+    std::vector<Finding> unknown =
+        CheckReadFailures(report.snapshot, report.snapshot.read_failures);
+    report.findings.insert(report.findings.end(), unknown.begin(), unknown.end());
+  }
+
+  // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
+  // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
+  // addresses above.
+  ConfigurationFacts facts = ReadConfigurationFacts(fs, paths, RnicNetdevNames(report.snapshot));
+  for (NetdevReport& netdev : report.netdevs)
+    if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
+      netdev.managed_by = NetdevManagerLabel(config->managed_by);
+  ConfigurationCheckInput input;
+  input.snapshot = &report.snapshot;
+  input.earlier = before_watch ? &*before_watch : nullptr;
+  input.netdevs = &known_states;
+  input.host = &facts.host;
+  input.nccl = &facts.nccl;
+  input.policy_rules = live_netdevs.rules() ? &*live_netdevs.rules() : nullptr;
+  std::vector<Finding> configuration = RunConfigurationChecks(input);
+  report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
+  // What the daemon last knew on this boot: its state file, read only (docs/diagnose.md).
+  const std::string state_path = JoinPath(paths.host_root, defaults::kStateFile);
+  if (auto text = fs.ReadFile(state_path, GidStateStore::kMaxStateBytes); text.ok()) {
+    if (StatusOr<PersistedGidState> persisted = ParseGidState(*text); persisted.ok()) {
+      std::vector<Finding> missing = CheckAgainstPersistedState(
+          report.snapshot, known_states, *persisted, boot_id, defaults::kStateFile);
+      report.findings.insert(report.findings.end(), missing.begin(), missing.end());
+    }
+  }
+  if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
+  if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
+  return report;
+}
+
+int RunDiagnose(const HostEnv& env, const DiagnoseOptions& options, std::ostream& out,
+                std::ostream& err, bool out_is_terminal) {
+  StatusOr<DiagnoseReport> built = BuildDiagnoseReport(env, options, err);
+  if (!built.ok()) {
+    err << "rocewatch diagnose: " << TerminalSafe(built.status().message()) << "\n";
+    return 3;
+  }
+  const DiagnoseReport& report = *built;
+  if (options.npd) {
+    NpdVerdict verdict = NpdVerdictFor(report.findings);
+    out << verdict.message << "\n";
+    return verdict.exit_status;
+  }
+  if (options.json) {
+    // Values read from the host may be any bytes: invalid UTF-8 becomes U+FFFD instead of an
+    // exception (tests/integration/hostile_sysfs_content_test.cc).
+    out << ReportToJson(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << "\n";
+  } else {
+    TextStyle style;
+    style.color = out_is_terminal && std::getenv("NO_COLOR") == nullptr;
+    out << RenderReportText(report, style);
+  }
+  return ReportExitStatus(report);
+}
+
+}  // namespace rocewatch

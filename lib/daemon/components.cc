@@ -1,0 +1,68 @@
+#include "daemon/components.h"
+
+#include "core/text.h"
+#include "daemon/restart_state.h"
+#include "gid_drift/gid_drift_component.h"
+#include "inventory/inventory_component.h"
+#include "netdev_health/netlink_component.h"
+
+namespace rocewatch {
+
+ComponentSet BuildComponents(const ComponentEnvironment& env) {
+  ComponentSet set;
+  set.all.push_back(std::make_unique<InventoryComponent>());
+  NetlinkComponent::Options netlink;
+  netlink.health.ip_loss.grace = env.options.ip_missing_grace;
+  // Link quality, PFC and optics; it also says why a link went down, for the flap event.
+  EthtoolSources ethtool_sources = env.host.ethtool();
+  auto ethtool = std::make_unique<EthtoolComponent>(
+      env.options.ethtool, env.fs, env.options.common.paths, std::move(ethtool_sources));
+  netlink.link_down_reason = [component = ethtool.get()](const std::string& netdev) {
+    return component->LinkDownReason(netdev);
+  };
+  auto netlink_component = std::make_unique<NetlinkComponent>(
+      netlink, env.host.rtnetlink(env.options.netlink_receive_buffer));
+  NetlinkComponent& netlink_view = *netlink_component;
+  set.all.push_back(std::move(netlink_component));
+  // Consumers first: the drift and traffic components name them in what they report.
+  auto board = std::make_shared<ConsumerBoard>();
+  auto consumers = std::make_unique<ConsumerComponent>(
+      env.procfs, env.options.common.paths, env.options.consumers,
+      env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), board);
+  set.consumers = consumers.get();
+  set.all.push_back(std::move(consumers));
+  std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
+      env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
+      GidDriftOptions{env.options.expected_gid_index});
+  drift->UseConsumers(board);
+  GidDriftComponent& drift_view = *drift;
+  set.all.push_back(std::move(drift));
+  auto traffic = std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2);
+  traffic->UseConsumers(board);
+  set.traffic = traffic.get();
+  set.all.push_back(std::move(traffic));
+  set.ethtool = ethtool.get();
+  set.all.push_back(std::move(ethtool));
+  // Each rail's far end (LLDP); a host without the capability or the netdevs reports it and
+  // goes on.
+  if (env.options.lldp.enabled && env.host.lldp) {
+    const FileSystem& fs = env.fs;
+    const std::string net = env.options.common.paths.sysfs_root + "/class/net/";
+    auto read_mtu = [&fs, net](const std::string& netdev) -> std::optional<int> {
+      StatusOr<std::string> text = fs.ReadFile(net + netdev + "/mtu", 32);
+      long long mtu = 0;
+      if (!text.ok() || !ParseInteger(Trim(*text), &mtu) || mtu <= 0 || mtu > 1 << 20)
+        return std::nullopt;
+      return static_cast<int>(mtu);
+    };
+    auto lldp = std::make_unique<LldpComponent>(env.options.lldp, env.host.lldp, read_mtu);
+    set.lldp = lldp.get();
+    set.all.push_back(std::move(lldp));
+  }
+  // Last: it assembles what the others found into the state file, and restores it to them.
+  set.all.push_back(
+      std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic));
+  return set;
+}
+
+}  // namespace rocewatch

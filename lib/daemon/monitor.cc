@@ -1,0 +1,228 @@
+#include "daemon/monitor.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "build_info.h"
+
+namespace rocewatch {
+
+const std::vector<double>& PollDurationBounds() {
+  static const std::vector<double> bounds = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                             0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
+  return bounds;
+}
+
+Monitor::Monitor(EventLoop& loop, SnapshotSource& source, MonitorOptions options)
+    : loop_(loop),
+      source_(source),
+      options_(options),
+      poll_duration_buckets_(PollDurationBounds().size(), 0) {}
+
+Monitor::~Monitor() {
+  Stop();
+  for (EventLoop::TimerId id : {requested_timer_, periodic_timer_, publish_timer_})
+    loop_.Cancel(id);
+}
+
+void Monitor::AddComponent(std::unique_ptr<MonitorComponent> component) {
+  components_.push_back(std::move(component));
+  component_started_.push_back(false);
+  component_health_.push_back({});
+}
+
+Status Monitor::Start() {
+  for (size_t i = 0; i < components_.size(); ++i) {
+    Status status = components_[i]->Start(*this);
+    component_started_[i] = status.ok();
+    component_health_[i].success = status.ok();
+    if (!status.ok()) {
+      spdlog::warn("component {} disabled: {}", components_[i]->name(), status.ToString());
+      CountSourceError(components_[i]->name(), 1);
+    }
+  }
+  started_ = true;
+  Status first = PollNow("start");
+  if (!first.ok()) return first;
+  SchedulePeriodic(clock().Now() + options_.interval);
+  return Status::Ok();
+}
+
+void Monitor::Stop() {
+  if (!started_) return;
+  started_ = false;
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->Stop(*this);
+}
+
+void Monitor::SchedulePeriodic(MonoTime at) {
+  next_periodic_ = at;
+  periodic_timer_ = loop_.ScheduleAt(at, [this] {
+    (void)Poll("interval", SnapshotTrigger::kPeriodic);
+    // Keep a steady cadence; if a poll overran whole intervals, skip them rather than burst.
+    MonoTime next = next_periodic_ + options_.interval;
+    MonoTime now = clock().Now();
+    if (next <= now) next = now + options_.interval;
+    SchedulePeriodic(next);
+  });
+}
+
+void Monitor::RequestSnapshot(std::string_view reason) {
+  if (loop_.IsScheduled(requested_timer_)) return;  // coalesced into the pending one
+  pending_reason_ = reason;
+  requested_timer_ = loop_.ScheduleAfter(options_.settle, [this] {
+    std::string reason = std::move(pending_reason_);
+    pending_reason_.clear();
+    source_.ExpectChange();
+    (void)PollNow(reason);
+  });
+}
+
+void Monitor::RequestPublish() {
+  if (loop_.IsScheduled(publish_timer_)) return;
+  publish_timer_ = loop_.ScheduleAfter(Duration::zero(), [this] { Publish(); });
+}
+
+void Monitor::CountSourceError(std::string_view source, uint64_t count) {
+  auto it = source_errors_.find(source);
+  if (it == source_errors_.end()) it = source_errors_.emplace(std::string(source), 0).first;
+  source_errors_counted_ += count;
+  it->second += count;
+}
+
+void Monitor::RecordEvent(std::string_view what, Severity severity) {
+  recent_events_.push_back({clock().UnixSeconds(), severity, std::string(what)});
+  if (recent_events_.size() > kRecentEvents) recent_events_.pop_front();
+  if (change_sink_) change_sink_();
+  // An observer (diagnose --watch) shows events itself; logging them too would print them twice.
+  if (event_observer_) {
+    event_observer_(clock().UnixSeconds(), what);
+  } else if (severity >= Severity::kWarning) {
+    spdlog::warn("{}", what);
+  } else {
+    spdlog::info("{}", what);
+  }
+}
+
+Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
+  MonoTime begin = clock().Now();
+  // The snapshot before last is overwritten: a node's snapshots have the same shape poll after
+  // poll, so its strings, vectors and map nodes are reused (SnapshotSource::TakeInto).
+  Status taken = source_.TakeInto(spare_);
+  if (!taken.ok()) {
+    CountSourceError(source_.gid_source_name(), 1);
+    spdlog::warn("snapshot failed ({}): {}", reason, taken.ToString());
+    Publish();
+    return taken;
+  }
+  std::swap(latest_, spare_);
+  for (const auto& [source, errors] : latest_.read_errors) CountSourceError(source, errors);
+
+  rnic_netdevs_.clear();
+  for (const Device& device : latest_.devices) {
+    for (const Port& port : device.ports) {
+      rnic_netdevs_.insert(port.netdevs.begin(), port.netdevs.end());
+      for (const GidEntry& gid : port.gids)
+        if (!gid.netdev.empty()) rnic_netdevs_.insert(gid.netdev);
+    }
+  }
+  for (size_t i = 0; i < components_.size(); ++i) {
+    if (!component_started_[i]) continue;
+    const uint64_t errors_before = source_errors_counted_;
+    const MonoTime component_begin = clock().Now();
+    components_[i]->OnSnapshot(*this, latest_);
+    component_health_[i].seconds = ToSeconds(clock().Now() - component_begin);
+    component_health_[i].success =
+        source_errors_counted_ == errors_before && components_[i]->Healthy(*this);
+  }
+
+  double seconds = ToSeconds(clock().Now() - begin);
+  const std::vector<double>& bounds = PollDurationBounds();
+  for (size_t i = 0; i < bounds.size(); ++i)
+    if (seconds <= bounds[i]) ++poll_duration_buckets_[i];
+  ++poll_duration_count_;
+  poll_duration_sum_ += seconds;
+  ++polls_;
+  last_poll_unix_.store(clock().UnixSeconds(), std::memory_order_relaxed);
+  if (observer_) observer_(latest_, trigger);
+  Publish();
+  return Status::Ok();
+}
+
+void Monitor::Publish() {
+  loop_.Cancel(publish_timer_);
+  // Evaluated on every publish, not when the document is built: "since" is the first evaluation
+  // that had the finding, however rarely the document is asked for.
+  const double now = clock().UnixSeconds();
+  timed_findings_.clear();
+  std::map<std::pair<std::string, std::string>, double> since;
+  for (Finding& f : CurrentFindings()) {
+    std::pair<std::string, std::string> key{f.check, f.subject};
+    auto it = finding_since_.find(key);
+    double first = it != finding_since_.end() ? it->second : now;
+    if (auto restored = restored_since_.find(key); restored != restored_since_.end())
+      first = std::min(first, restored->second);
+    since.emplace(std::move(key), first);
+    timed_findings_.push_back({std::move(f), first, now});
+  }
+  finding_since_ = std::move(since);  // a finding that went away starts afresh
+  if (polls_ > 0) restored_since_.clear();
+  if (change_sink_) change_sink_();
+}
+
+std::vector<prometheus::MetricFamily> Monitor::BuildExposition() const {
+  MetricFamilies out;
+  AppendOwnMetrics(out);
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->AppendMetrics(*this, out);
+  return out.Take();
+}
+
+std::vector<Finding> Monitor::CurrentFindings() const {
+  std::vector<Finding> findings;
+  for (size_t i = 0; i < components_.size(); ++i)
+    if (component_started_[i]) components_[i]->AppendFindings(*this, findings);
+  return findings;
+}
+
+void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
+  out.Gauge("rocewatch_build_info", "rocewatch build information; always 1.",
+            {{"version", kVersion}, {"revision", kGitRevision}}, 1);
+  if (polls_ > 0) {
+    out.Gauge("rocewatch_last_poll_timestamp_seconds",
+              "Unix time of the last completed poll of the RDMA devices.", {}, last_poll_unix());
+  }
+  std::vector<uint64_t> cumulative(poll_duration_buckets_.size());
+  // Buckets were counted per bound (a sample counts in every bound it fits), so they are
+  // cumulative already.
+  for (size_t i = 0; i < cumulative.size(); ++i) cumulative[i] = poll_duration_buckets_[i];
+  out.Histogram("rocewatch_poll_duration_seconds", "Time of one poll of the RDMA devices.", {},
+                PollDurationBounds(), cumulative, poll_duration_count_, poll_duration_sum_);
+  out.Declare("rocewatch_source_errors_total",
+              "Failed reads per source (sysfs, verbs, netlink, state, ...); each one was treated "
+              "as absent data, none is fatal.",
+              prometheus::MetricType::Counter);
+  for (const auto& [source, count] : source_errors_)
+    out.Counter("rocewatch_source_errors_total", "", {{"source", source}},
+                static_cast<double>(count));
+  out.Declare("rocewatch_component_success",
+              "1 if the component started and its last poll counted no source error; 0 if it "
+              "is disabled (failed to start), its last poll failed a read, or what it reports "
+              "rests on reads that failed (inventory: the snapshot's failed reads, GID slots "
+              "and counters still unknown).",
+              prometheus::MetricType::Gauge);
+  out.Declare("rocewatch_component_duration_seconds",
+              "Time the component took to handle the last poll's snapshot (0 if disabled).",
+              prometheus::MetricType::Gauge);
+  for (size_t i = 0; i < components_.size(); ++i) {
+    const Labels labels{{"component", std::string(components_[i]->name())}};
+    out.Gauge("rocewatch_component_success", "", labels, component_health_[i].success ? 1 : 0);
+    out.Gauge("rocewatch_component_duration_seconds", "", labels, component_health_[i].seconds);
+  }
+  out.Gauge("rocewatch_gid_source_info", "Where GID tables are read from (verbs or sysfs); 1.",
+            {{"source", source_.gid_source_name()}}, 1);
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,56 @@
+#include "daemon/source_stall_component.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "model/check_policy.h"
+
+namespace rocewatch {
+
+void SourceStallComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  (void)ctx;
+  std::map<std::string, int> stuck_by_source;
+  for (const std::string& source : sources_) stuck_by_source[source] = 0;
+  for (const StuckCalls::Call& call : stuck_.List()) ++stuck_by_source[call.source];
+  out.Declare("rocewatch_source_stalled",
+              "1 while a read of the source has not returned within its deadline (stuck in the "
+              "kernel: the read is skipped, the rest of the node is read); 0 otherwise.",
+              prometheus::MetricType::Gauge);
+  for (const auto& [source, count] : stuck_by_source)
+    out.Gauge("rocewatch_source_stalled", "", {{"source", source}}, count > 0 ? 1 : 0);
+  out.Gauge("rocewatch_reading_threads_abandoned",
+            "Reading threads given up on because a read of theirs is stuck in the kernel, and "
+            "not finished yet.",
+            {}, stuck_.abandoned_threads());
+}
+
+void SourceStallComponent::AppendFindings(const MonitorContext& ctx,
+                                          std::vector<Finding>& out) const {
+  (void)ctx;
+  std::map<std::string, std::vector<std::string>> stuck_by_source;
+  for (StuckCalls::Call& call : stuck_.List())
+    stuck_by_source[call.source].push_back(std::move(call.what));
+  const double deadline = ToSeconds(call_deadline_);
+  for (const auto& [source, calls] : stuck_by_source) {
+    std::string named;
+    for (size_t i = 0; i < calls.size() && i < kNamedCalls; ++i)
+      named += (i == 0 ? "" : ", ") + calls[i];
+    if (calls.size() > kNamedCalls)
+      named += fmt::format(" and {} more", calls.size() - kNamedCalls);
+    Finding f;
+    f.check = "source_stalled";
+    f.severity = SeverityOf(f.check);
+    f.subject = source;
+    f.message = fmt::format(
+        "{} {} read(s) stuck in the kernel for over {:g} s: {}; skipped until they return, the "
+        "rest of the node is still read",
+        calls.size(), source, deadline, named);
+    f.remedy =
+        "a driver that does not answer: look for hung tasks and firmware errors in the kernel "
+        "log (dmesg); a driver reload or a reboot frees the read. rocewatch needs no restart";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,239 @@
+#include "fabric/lldp_component.h"
+
+#include <spdlog/spdlog.h>
+
+#include "fabric/fabric_checks.h"
+#include "fabric/neighbor_labels.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr std::string_view kNeighborInfo = "rocewatch_rail_neighbor_info";
+constexpr std::string_view kNeighborAge = "rocewatch_rail_neighbor_age_seconds";
+constexpr std::string_view kNeighborPfc = "rocewatch_rail_neighbor_pfc_enabled";
+constexpr std::string_view kNeighborRocePriority = "rocewatch_rail_neighbor_roce_priority";
+constexpr std::string_view kNeighborMaxFrame = "rocewatch_rail_neighbor_max_frame_size_bytes";
+constexpr std::string_view kFrames = "rocewatch_lldp_frames_total";
+constexpr std::string_view kInvalid = "rocewatch_lldp_frames_invalid_total";
+constexpr std::string_view kDropped = "rocewatch_lldp_frames_dropped_total";
+constexpr std::string_view kReceiving = "rocewatch_lldp_receiving";
+
+}  // namespace
+
+LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu)
+    : options_(options),
+      open_(std::move(open)),
+      read_mtu_(std::move(read_mtu)),
+      table_(options.limits) {}
+
+void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  if (!options_.enabled) return;
+  Reconcile(ctx, snapshot);
+  for (auto& [netdev, receiver] : receivers_)
+    if (receiver.socket && receiver.socket->fd() < 0) Read(ctx, netdev, receiver);
+  for (const std::string& netdev : table_.Expire(ctx.clock().Now())) {
+    auto reported = reported_.find(netdev);
+    if (reported == reported_.end()) continue;
+    ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(reported->second) +
+                        " expired (no frame within its TTL of " +
+                        std::to_string(reported->second.ttl_seconds) + " s)",
+                    Severity::kInfo);
+    reported_.erase(reported);
+  }
+}
+
+// Sockets follow the RoCE ports' own netdevs: opened for new ones, closed for those gone.
+void LldpComponent::Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  std::map<std::string, std::pair<std::string, uint32_t>> rails;
+  for (const Device& device : snapshot.devices)
+    for (const Port& port : device.ports) {
+      std::string netdev = PrimaryNetdev(port);
+      if (port.IsRoce() && !netdev.empty()) rails[netdev] = {device.name, port.number};
+    }
+  for (auto it = receivers_.begin(); it != receivers_.end();) {
+    if (rails.count(it->first)) {
+      ++it;
+      continue;
+    }
+    if (it->second.socket && it->second.socket->fd() >= 0)
+      ctx.loop().UnwatchFd(it->second.socket->fd());
+    table_.Forget(it->first);
+    reported_.erase(it->first);
+    last_far_end_.erase(it->first);
+    mtus_.erase(it->first);
+    it = receivers_.erase(it);
+  }
+  MonoTime now = ctx.clock().Now();
+  for (const auto& [netdev, rail] : rails) {
+    Receiver& receiver = receivers_[netdev];
+    if (!receiver.socket && (!receiver.retry_at || now >= *receiver.retry_at))
+      Open(ctx, netdev, receiver);
+  }
+  rails_ = std::move(rails);
+}
+
+void LldpComponent::Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver) {
+  StatusOr<std::unique_ptr<LldpSocket>> socket = open_(netdev);
+  if (!socket.ok()) {
+    receiver.retry_at = ctx.clock().Now() + options_.reopen_after;
+    bool first = receiver.error.empty();
+    receiver.error = socket.status().ToString();
+    // A netdev that is not in this network namespace (a recorded host) is not a failed read.
+    // Otherwise (no CAP_NET_RAW, mostly) the first failure of a run is counted and logged; the
+    // retries that fail the same way are quiet.
+    if (socket.status().code() == StatusCode::kNotFound || !first) return;
+    ctx.CountSourceError("lldp");
+    spdlog::warn("LLDP: cannot receive on {}: {} (retried every {} s)", netdev, receiver.error,
+                 std::chrono::duration_cast<std::chrono::seconds>(options_.reopen_after).count());
+    return;
+  }
+  receiver.socket = std::move(socket).value();
+  receiver.retry_at.reset();
+  receiver.error.clear();
+  table_.Track(netdev);
+  if (!listening_since_) listening_since_ = ctx.clock().Now();
+  int fd = receiver.socket->fd();
+  if (fd >= 0)
+    ctx.loop().WatchFd(fd, [this, &ctx, netdev](short) {
+      auto it = receivers_.find(netdev);
+      if (it != receivers_.end() && it->second.socket) Read(ctx, netdev, it->second);
+    });
+}
+
+void LldpComponent::Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver) {
+  StatusOr<LldpReceived> received = receiver.socket->Read(options_.frames_per_wakeup);
+  if (!received.ok()) {  // the netdev went away under the socket: open again later
+    ctx.CountSourceError("lldp");
+    if (receiver.socket->fd() >= 0) ctx.loop().UnwatchFd(receiver.socket->fd());
+    receiver.socket.reset();
+    receiver.error = received.status().ToString();
+    receiver.retry_at = ctx.clock().Now() + options_.reopen_after;
+    return;
+  }
+  MonoTime now = ctx.clock().Now();
+  for (const std::vector<uint8_t>& frame : received->frames) table_.Observe(netdev, frame, now);
+  table_.CountKernelDrops(netdev, received->kernel_drops);
+  if (!received->frames.empty() || received->kernel_drops > 0) {
+    ReportChanges(ctx);
+    ctx.RequestPublish();
+  }
+}
+
+void LldpComponent::ReportChanges(MonitorContext& ctx) {
+  for (const auto& [netdev, neighbor] : table_.neighbors()) {
+    auto reported = reported_.find(netdev);
+    if (reported == reported_.end() || !SameFarEnd(reported->second, neighbor.frame))
+      mtus_[netdev] = read_mtu_ ? read_mtu_(netdev) : std::nullopt;
+    // Compared with the far end this rail had last, also when that one left or expired in
+    // between (a cable moved: the old switch's frames stop, the new switch's start).
+    auto last = last_far_end_.find(netdev);
+    const LldpFrame* before = reported != reported_.end()   ? &reported->second
+                              : last != last_far_end_.end() ? &last->second
+                                                            : nullptr;
+    if (before != nullptr && !SameFarEnd(*before, neighbor.frame)) {
+      ctx.RecordEvent(netdev + ": LLDP neighbor changed from " + DescribeFarEnd(*before) + " to " +
+                          DescribeFarEnd(neighbor.frame) + " (recabled or swapped?)",
+                      Severity::kWarning);
+    } else if (reported == reported_.end()) {
+      ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(neighbor.frame),
+                      Severity::kInfo);
+    }
+    reported_[netdev] = neighbor.frame;
+    last_far_end_[netdev] = neighbor.frame;
+  }
+  // A neighbor removed by its shutdown frame (TTL 0).
+  for (auto it = reported_.begin(); it != reported_.end();) {
+    if (table_.neighbor(it->first) == nullptr) {
+      ctx.RecordEvent(it->first + ": LLDP neighbor " + DescribeFarEnd(it->second) + " left (TTL 0)",
+                      Severity::kInfo);
+      it = reported_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void LldpComponent::ReadAll(MonitorContext& ctx) {
+  for (auto& [netdev, receiver] : receivers_)
+    if (receiver.socket) Read(ctx, netdev, receiver);
+}
+
+void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  out.DeclareGauges({
+      {kNeighborInfo,
+       "1 for the rail's current LLDP neighbor (the sender of the newest valid frame; one per "
+       "netdev), labelled with its chassis ID, port ID, system name and port description."},
+      {kNeighborAge, "Seconds since the rail's LLDP neighbor sent its last frame."},
+      {kNeighborPfc,
+       "1 where the neighbor's 802.1Qaz PFC configuration TLV enables PFC on the priority, 0 where "
+       "it does not; absent without that TLV."},
+      {kNeighborRocePriority,
+       "The priority the neighbor's 802.1Qaz application priority TLV gives RoCE v2 (UDP 4791)."},
+      {kNeighborMaxFrame, "The neighbor port's maximum frame size (IEEE 802.3 TLV), in bytes."},
+      {kReceiving,
+       "1 while rocewatch receives LLDP on the netdev, 0 when its socket could not "
+       "be opened (see rocewatch_source_errors_total{source=\"lldp\"})."},
+  });
+  out.Declare(kFrames, "LLDP frames received on the netdev (valid, invalid or dropped).",
+              prometheus::MetricType::Counter);
+  out.Declare(kInvalid, "LLDP frames received on the netdev that did not parse.",
+              prometheus::MetricType::Counter);
+  out.Declare(kDropped,
+              "LLDP frames dropped unread: beyond the per-netdev rate cap, or by the kernel for a "
+              "full receive queue.",
+              prometheus::MetricType::Counter);
+  MonoTime now = ctx.clock().Now();
+  for (const auto& [netdev, receiver] : receivers_)
+    out.Gauge(kReceiving, "", {{"netdev", netdev}}, receiver.socket ? 1 : 0);
+  for (const auto& [netdev, counters] : table_.counters()) {
+    out.Counter(kFrames, "", {{"netdev", netdev}}, static_cast<double>(counters.frames));
+    out.Counter(kInvalid, "", {{"netdev", netdev}}, static_cast<double>(counters.invalid));
+    out.Counter(kDropped, "", {{"netdev", netdev}}, static_cast<double>(counters.dropped));
+  }
+  for (const auto& [netdev, neighbor] : table_.neighbors()) {
+    auto rail = rails_.find(netdev);
+    NeighborLabels labels = LabelsOf(neighbor.frame);
+    out.Gauge(kNeighborInfo, "",
+              {{"device", rail == rails_.end() ? "" : rail->second.first},
+               {"port", rail == rails_.end() ? "" : std::to_string(rail->second.second)},
+               {"netdev", netdev},
+               {"chassis_id", std::move(labels.chassis_id)},
+               {"port_id", std::move(labels.port_id)},
+               {"system_name", std::move(labels.system_name)},
+               {"port_description", std::move(labels.port_description)}},
+              1);
+    out.Gauge(kNeighborAge, "", {{"netdev", netdev}}, ToSeconds(now - neighbor.last_seen));
+    const LldpFrame& f = neighbor.frame;
+    if (f.pfc)
+      for (int priority = 0; priority < 8; ++priority)
+        out.Gauge(kNeighborPfc, "", {{"netdev", netdev}, {"priority", std::to_string(priority)}},
+                  (f.pfc->enabled >> priority) & 1);
+    if (std::optional<uint8_t> roce = f.RoceV2Priority())
+      out.Gauge(kNeighborRocePriority, "", {{"netdev", netdev}}, *roce);
+    if (f.max_frame_size) out.Gauge(kNeighborMaxFrame, "", {{"netdev", netdev}}, *f.max_frame_size);
+  }
+}
+
+void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  FabricObservation observation;
+  for (const auto& [netdev, receiver] : receivers_) {
+    if (!receiver.socket) continue;
+    RailFarEnd rail{.netdev = netdev, .port = "", .neighbor = nullptr, .mtu = std::nullopt};
+    if (auto r = rails_.find(netdev); r != rails_.end())
+      rail.port = r->second.first + "/" + std::to_string(r->second.second);
+    if (const LldpNeighbor* n = table_.neighbor(netdev)) rail.neighbor = &n->frame;
+    if (auto m = mtus_.find(netdev); m != mtus_.end()) rail.mtu = m->second;
+    observation.rails.push_back(std::move(rail));
+  }
+  if (listening_since_) observation.listening_for = ctx.clock().Now() - *listening_since_;
+  std::vector<Finding> findings = CheckFabric(observation);
+  out.insert(out.end(), findings.begin(), findings.end());
+}
+
+void LldpComponent::Stop(MonitorContext& ctx) {
+  for (auto& [netdev, receiver] : receivers_)
+    if (receiver.socket && receiver.socket->fd() >= 0) ctx.loop().UnwatchFd(receiver.socket->fd());
+  receivers_.clear();
+}
+
+}  // namespace rocewatch

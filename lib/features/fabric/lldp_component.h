@@ -1,0 +1,66 @@
+#pragma once
+// Each rail's LLDP neighbor in the daemon (docs/detection.md, "Fabric: the rail's LLDP
+// neighbor"): opens a receive-only LLDP socket on every RNIC port netdev the snapshot names (and
+// closes those of netdevs that went), reads them on the event loop, keeps the neighbor table,
+// reports new, changed and expired neighbors as events, exports rocewatch_rail_neighbor_* and
+// rocewatch_lldp_frames_*, and reports the fabric checks (fabric/fabric_checks.h) as findings.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "component/monitor_component.h"
+#include "fabric/lldp_neighbor_table.h"
+#include "fabric/lldp_options.h"
+#include "lldp/lldp_socket.h"
+
+namespace rocewatch {
+
+class LldpComponent final : public MonitorComponent {
+ public:
+  // A netdev's MTU (sysfs class/net/<netdev>/mtu), nullopt when unreadable.
+  using MtuReader = std::function<std::optional<int>(const std::string& netdev)>;
+  // `open` makes the socket of one netdev (HostEnv::lldp); `read_mtu` is asked when a rail's
+  // neighbor arrives or changes.
+  LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu);
+
+  std::string_view name() const override { return "lldp"; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+  void Stop(MonitorContext& ctx) override;
+
+  const LldpNeighborTable& table() const { return table_; }
+  // The RDMA port of each rail netdev, as of the last snapshot.
+  const std::map<std::string, std::pair<std::string, uint32_t>>& rails() const { return rails_; }
+  // Reads every open socket now (the loop does it when one is readable; a socket without a
+  // descriptor, as a fake has, is read on every snapshot).
+  void ReadAll(MonitorContext& ctx);
+
+ private:
+  struct Receiver {
+    std::unique_ptr<LldpSocket> socket;
+    std::optional<MonoTime> retry_at;  // set while the socket could not be opened
+    std::string error;
+  };
+  void Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot);
+  void Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
+  void Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
+  void ReportChanges(MonitorContext& ctx);
+
+  const LldpOptions options_;
+  LldpSocketOpener open_;
+  MtuReader read_mtu_;
+  std::map<std::string, std::optional<int>> mtus_;  // read when the neighbor arrived or changed
+  std::optional<MonoTime> listening_since_;         // the first socket opened
+  std::map<std::string, Receiver> receivers_;       // by netdev
+  std::map<std::string, std::pair<std::string, uint32_t>> rails_;  // netdev -> (device, port)
+  LldpNeighborTable table_;
+  std::map<std::string, LldpFrame> reported_;      // the current far end reported per netdev
+  std::map<std::string, LldpFrame> last_far_end_;  // the last one, also after it went
+};
+
+}  // namespace rocewatch

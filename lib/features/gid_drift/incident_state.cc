@@ -1,0 +1,198 @@
+#include "gid_drift/incident_state.h"
+
+#include <arpa/inet.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace rocewatch {
+namespace {
+
+using nlohmann::json;
+
+constexpr size_t kMaxName = 64;  // netdev (IFNAMSIZ 16) and RDMA device names are shorter
+
+[[noreturn]] void Bad(const std::string& what) { throw std::out_of_range(what); }
+
+const json& Array(const json& object, const char* key) {
+  const json& value = object.at(key);
+  if (!value.is_array()) Bad(std::string(key) + " is not an array");
+  if (value.size() > kMaxIncidentEntries) Bad(std::string(key) + " has too many entries");
+  return value;
+}
+
+std::string Name(const json& object, const char* key) {
+  std::string name = object.at(key).get<std::string>();
+  if (name.empty() || name.size() > kMaxName) Bad(std::string(key) + " is empty or too long");
+  return name;
+}
+
+double Time(const json& object, const char* key) {
+  const json& value = object.at(key);
+  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
+    Bad(std::string(key) + " is not a time");
+  return value.get<double>();
+}
+
+uint32_t Unsigned(const json& object, const char* key, uint64_t max) {
+  const json& value = object.at(key);
+  if (!value.is_number_unsigned() || value.get<uint64_t>() > max)
+    Bad(std::string(key) + " is not an unsigned number in range");
+  return static_cast<uint32_t>(value.get<uint64_t>());
+}
+
+AddressFamily Family(const json& object) {
+  const std::string family = object.at("family").get<std::string>();
+  if (family == "ipv4") return AddressFamily::kIpv4;
+  if (family == "ipv6") return AddressFamily::kIpv6;
+  Bad("unknown family '" + family + "'");
+}
+
+// An address text of `family` ("" allowed where `optional`), with a prefix in range.
+std::string Address(const json& object, const char* key, AddressFamily family, bool optional) {
+  std::string text = object.at(key).get<std::string>();
+  if (optional && text.empty()) return text;
+  unsigned char buffer[16];
+  if (text.size() > 64 ||
+      inet_pton(family == AddressFamily::kIpv4 ? AF_INET : AF_INET6, text.c_str(), buffer) != 1)
+    Bad(std::string(key) + " is not an address");
+  return text;
+}
+
+json AddressToJson(const IpAddress& a) {
+  return {{"family", AddressFamilyLabel(a.family)},
+          {"address", a.address},
+          {"prefix_len", a.prefix_len},
+          {"link_local", a.link_local}};
+}
+
+IpAddress AddressFromJson(const json& object) {
+  IpAddress a;
+  a.family = Family(object);
+  a.address = Address(object, "address", a.family, false);
+  a.prefix_len = static_cast<uint8_t>(
+      Unsigned(object, "prefix_len", a.family == AddressFamily::kIpv4 ? 32 : 128));
+  a.link_local = object.at("link_local").get<bool>();
+  return a;
+}
+
+json RuleToJson(const PolicyRule& r) {
+  return {{"family", AddressFamilyLabel(r.family)},
+          {"src", r.src},
+          {"src_len", r.src_len},
+          {"dst", r.dst},
+          {"dst_len", r.dst_len},
+          {"table", r.table},
+          {"priority", r.priority},
+          {"action", r.action},
+          {"fwmark", r.fwmark},
+          {"iifname", r.iifname},
+          {"oifname", r.oifname}};
+}
+
+PolicyRule RuleFromJson(const json& object) {
+  PolicyRule r;
+  r.family = Family(object);
+  const uint64_t max_len = r.family == AddressFamily::kIpv4 ? 32 : 128;
+  r.src = Address(object, "src", r.family, true);
+  r.src_len = static_cast<uint8_t>(Unsigned(object, "src_len", max_len));
+  r.dst = Address(object, "dst", r.family, true);
+  r.dst_len = static_cast<uint8_t>(Unsigned(object, "dst_len", max_len));
+  r.table = Unsigned(object, "table", std::numeric_limits<uint32_t>::max());
+  r.priority = Unsigned(object, "priority", std::numeric_limits<uint32_t>::max());
+  r.action = static_cast<uint8_t>(Unsigned(object, "action", 255));
+  r.fwmark = Unsigned(object, "fwmark", std::numeric_limits<uint32_t>::max());
+  r.iifname = object.at("iifname").get<std::string>();
+  r.oifname = object.at("oifname").get<std::string>();
+  if (r.iifname.size() > kMaxName || r.oifname.size() > kMaxName) Bad("interface name too long");
+  return r;
+}
+
+TrafficState StateFromLabel(const std::string& label) {
+  for (TrafficState state : kAllTrafficStates)
+    if (label == TrafficStateLabel(state)) return state;
+  Bad("unknown traffic state '" + label + "'");
+}
+
+ConsumerKnowledge ConsumersFromLabel(const std::string& label) {
+  for (ConsumerKnowledge k :
+       {ConsumerKnowledge::kUnknown, ConsumerKnowledge::kNone, ConsumerKnowledge::kPresent})
+    if (label == ConsumerKnowledgeLabel(k)) return k;
+  Bad("unknown consumer knowledge '" + label + "'");
+}
+
+}  // namespace
+
+json IncidentsToJson(const PersistedIncidents& incidents) {
+  json netdevs = json::array();
+  for (const auto& [name, n] : incidents.netdevs) {
+    json missing = json::array();
+    for (const auto& [address, since] : n.missing_addresses) {
+      json entry = AddressToJson(address);
+      entry["since"] = since;
+      missing.push_back(std::move(entry));
+    }
+    json expected = json::array();
+    for (const auto& [address, rules] : n.expected_rules) {
+      json entry = AddressToJson(address);
+      entry["rules"] = json::array();
+      for (const PolicyRule& rule : rules) entry["rules"].push_back(RuleToJson(rule));
+      expected.push_back(std::move(entry));
+    }
+    json missing_rules = json::array();
+    for (const PolicyRule& rule : n.missing_rules) missing_rules.push_back(RuleToJson(rule));
+    netdevs.push_back({{"netdev", name},
+                       {"missing_addresses", std::move(missing)},
+                       {"expected_rules", std::move(expected)},
+                       {"missing_rules", std::move(missing_rules)}});
+  }
+  json rails = json::array();
+  for (const auto& [key, r] : incidents.rails) {
+    rails.push_back({{"device", key.device},
+                     {"port", key.port},
+                     {"state", TrafficStateLabel(r.state)},
+                     {"since", r.since},
+                     {"baseline", r.baseline ? json(*r.baseline) : json(nullptr)},
+                     {"node_wide", r.node_wide},
+                     {"consumers", ConsumerKnowledgeLabel(r.consumers)}});
+  }
+  json findings = json::array();
+  for (const auto& [key, since] : incidents.finding_since)
+    findings.push_back({{"check", key.first}, {"subject", key.second}, {"since", since}});
+  return {{"netdevs", std::move(netdevs)}, {"rails", std::move(rails)}, {"findings", findings}};
+}
+
+PersistedIncidents IncidentsFromJson(const json& object) {
+  if (!object.is_object()) Bad("incidents is not an object");
+  PersistedIncidents out;
+  for (const json& n : Array(object, "netdevs")) {
+    PersistedNetdevIncidents& netdev = out.netdevs[Name(n, "netdev")];
+    for (const json& a : Array(n, "missing_addresses"))
+      netdev.missing_addresses[AddressFromJson(a)] = Time(a, "since");
+    for (const json& a : Array(n, "expected_rules")) {
+      std::set<PolicyRule>& rules = netdev.expected_rules[AddressFromJson(a)];
+      for (const json& r : Array(a, "rules")) rules.insert(RuleFromJson(r));
+    }
+    for (const json& r : Array(n, "missing_rules")) netdev.missing_rules.insert(RuleFromJson(r));
+  }
+  for (const json& r : Array(object, "rails")) {
+    PortKey key{Name(r, "device"), Unsigned(r, "port", 255)};
+    if (key.port == 0) Bad("port 0");
+    PersistedRailTraffic& rail = out.rails[key];
+    rail.state = StateFromLabel(r.at("state").get<std::string>());
+    rail.since = Time(r, "since");
+    if (!r.at("baseline").is_null()) rail.baseline = Time(r, "baseline");
+    rail.node_wide = r.at("node_wide").get<bool>();
+    rail.consumers = ConsumersFromLabel(r.at("consumers").get<std::string>());
+  }
+  for (const json& f : Array(object, "findings")) {
+    std::string check = f.at("check").get<std::string>();
+    std::string subject = f.at("subject").get<std::string>();
+    if (check.size() > kMaxName || subject.size() > 2 * kMaxName) Bad("finding key too long");
+    out.finding_since[{std::move(check), std::move(subject)}] = Time(f, "since");
+  }
+  return out;
+}
+
+}  // namespace rocewatch

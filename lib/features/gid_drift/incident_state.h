@@ -1,0 +1,56 @@
+#pragma once
+// The open incidents a restarted daemon judges again, as the state file keeps them (schema 3,
+// beside the GID state): per RNIC netdev its addresses missing after a flap and the policy rules
+// its addresses had; per rail its traffic state, baseline and consumers; the first-seen time of
+// every open finding. Times are Unix seconds: the file outlives the process, whose monotonic
+// clock the detectors use. Plain values: the daemon (daemon/restart_state.h) converts them from and
+// to what the detectors export.
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "model/netdev.h"
+#include "model/policy_rule.h"
+#include "model/port_key.h"
+#include "model/rail_consumer.h"
+#include "model/traffic_state.h"
+
+namespace rocewatch {
+
+struct PersistedNetdevIncidents {
+  std::map<IpAddress, double> missing_addresses;  // -> missing since
+  std::map<IpAddress, std::set<PolicyRule>> expected_rules;
+  std::set<PolicyRule> missing_rules;
+  bool operator==(const PersistedNetdevIncidents&) const = default;
+};
+
+struct PersistedRailTraffic {
+  TrafficState state = TrafficState::kIdle;
+  double since = 0;  // when the rail entered `state`
+  std::optional<double> baseline;
+  bool node_wide = false;
+  ConsumerKnowledge consumers = ConsumerKnowledge::kUnknown;
+  bool operator==(const PersistedRailTraffic&) const = default;
+};
+
+struct PersistedIncidents {
+  std::map<std::string, PersistedNetdevIncidents> netdevs;
+  std::map<PortKey, PersistedRailTraffic> rails;
+  std::map<std::pair<std::string, std::string>, double> finding_since;  // (check, subject)
+  bool operator==(const PersistedIncidents&) const = default;
+};
+
+// Entries of one list (netdevs, addresses, rules, rails, findings) beyond this make the
+// incidents unusable: no real node has that many, a hostile or broken file may.
+inline constexpr size_t kMaxIncidentEntries = 4096;
+
+nlohmann::json IncidentsToJson(const PersistedIncidents& incidents);
+// Throws (nlohmann::json::exception or std::out_of_range, with what is wrong) on anything
+// malformed, out of range or too large; the caller drops the incidents and says why.
+PersistedIncidents IncidentsFromJson(const nlohmann::json& object);
+
+}  // namespace rocewatch

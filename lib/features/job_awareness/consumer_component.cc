@@ -1,0 +1,159 @@
+#include "job_awareness/consumer_component.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+namespace rocewatch {
+
+ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& paths,
+                                     ConsumerOptions options,
+                                     std::unique_ptr<PodResourcesSource> kubelet,
+                                     std::shared_ptr<ConsumerBoard> board)
+    : fs_(fs),
+      paths_(paths),
+      options_(options),
+      scanner_(fs, paths, ProcfsConsumerScanner::Options{options.recheck_after}),
+      kubelet_(std::move(kubelet)),
+      board_(std::move(board)),
+      full_scan_wait_(options.min_full_scan_interval) {}
+
+namespace {
+
+size_t ConsumerCount(const ProcfsConsumerScan& scan) {
+  size_t count = 0;
+  for (const auto& [device, consumers] : scan.consumers) count += consumers.size();
+  return count;
+}
+
+}  // namespace
+
+void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  if (options_.scan_interval <= Duration::zero()) return;
+  const MonoTime now = snapshot.taken_at;
+  bool merge = false;
+  if (kubelet_) {
+    if (std::optional<StatusOr<std::vector<PodDeviceAllocation>>> answer = kubelet_->TakeAnswer()) {
+      std::vector<std::string> devices;
+      for (const Device& device : snapshot.devices) devices.push_back(device.name);
+      KubeletAnswer fresh = KubeletAnswerOf(*kubelet_, std::move(*answer), fs_, paths_, devices);
+      // No socket is a state (not a Kubernetes node), not a failed read. A failure is logged
+      // when it first appears or changes (a missing kubelet module, say, fails every call).
+      if (!fresh.status.ok() && fresh.status.code() != StatusCode::kNotFound) {
+        ctx.CountSourceError("kubelet");
+        if (!kubelet_answer_ || kubelet_answer_->status.message() != fresh.status.message())
+          spdlog::warn("kubelet: {}", fresh.status.message());
+      }
+      kubelet_answer_ = std::move(fresh);
+      merge = true;
+    }
+  }
+  const bool full_requested = board_->TakeFullScanRequest() &&
+                              (!last_full_scan_ || now - *last_full_scan_ >= full_scan_wait_);
+  if (!last_scan_ || now - *last_scan_ >= options_.scan_interval || full_requested) {
+    const bool full = !last_scan_ || full_requested;
+    last_scan_ = now;
+    if (full) last_full_scan_ = now;
+    const bool was_readable = !procfs_ || procfs_->procfs_readable;
+    const size_t consumers_before = procfs_ ? ConsumerCount(*procfs_) : 0;
+    procfs_ = scanner_.Scan(now, full);
+    if (full_requested) {
+      // A requested re-scan that found no consumer the last scan missed (a kernel RDMA user,
+      // say) makes the next one wait twice as long: its cost stays bounded on such nodes.
+      full_scan_wait_ = ConsumerCount(*procfs_) > consumers_before
+                            ? options_.min_full_scan_interval
+                            : std::min(full_scan_wait_ * 2, options_.recheck_after);
+    }
+    // An unreadable process list is a state: counted once when it begins, not at every scan.
+    if (procfs_->procfs_readable ? procfs_->read_errors > 0 : was_readable)
+      ctx.CountSourceError("procfs", procfs_->read_errors);
+    if (kubelet_ && (full || !last_kubelet_request_ ||
+                     now - *last_kubelet_request_ >= options_.kubelet_interval)) {
+      kubelet_->Request();
+      last_kubelet_request_ = now;
+    }
+    merge = true;
+  }
+  // A device that appeared or went away since the last merge: merge again (no I/O), so that
+  // the board and the exposition follow the inventory.
+  if (!merge && board_->latest() && board_->latest()->devices.size() != snapshot.devices.size())
+    merge = true;
+  for (size_t i = 0; !merge && board_->latest() && i < snapshot.devices.size(); ++i)
+    merge = board_->latest()->devices.count(snapshot.devices[i].name) == 0;
+  if (merge) Merge(ctx, snapshot);
+}
+
+void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  std::vector<std::string> devices;
+  for (const Device& device : snapshot.devices) devices.push_back(device.name);
+  std::vector<std::string> not_in_use;
+  if (!kubelet_) not_in_use.push_back("kubelet: not used (--kubelet-socket none)");
+  ConsumerObservation observation =
+      MergeConsumers(devices, procfs_ ? &*procfs_ : nullptr,
+                     kubelet_answer_ ? &*kubelet_answer_ : nullptr, not_in_use);
+  std::map<std::string, std::string> described;
+  for (const std::string& device : devices) {
+    std::string now = observation.DescribeConsumers(device);
+    auto before = described_.find(device);
+    if (before != described_.end() && before->second != now)
+      ctx.RecordEvent("consumers of " + device + ": " + before->second + " -> " + now,
+                      Severity::kInfo);
+    described.emplace(device, std::move(now));
+  }
+  described_ = std::move(described);
+  board_->Publish(std::move(observation));
+}
+
+void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  constexpr std::string_view count = "rocewatch_rdma_consumers";
+  constexpr std::string_view known = "rocewatch_rdma_consumers_known";
+  constexpr std::string_view info = "rocewatch_rdma_consumer_info";
+  constexpr std::string_view up = "rocewatch_consumer_source_up";
+  constexpr std::string_view blind = "rocewatch_consumer_blind_processes";
+  out.DeclareGauges({
+      {count, "Processes (or pods) that hold the RDMA device now."},
+      {known,
+       "1 if the consumer sources could tell who holds the device (someone or nobody), 0 if not, "
+       "or if the device carries traffic that no process is seen holding (a kernel RDMA user) "
+       "(docs/detection.md: a node-wide stop then pages no higher than warning)."},
+      {info,
+       "1 per consumer of the device: process, Kubernetes pod, batch job and NCCL version (a "
+       "label unknown is empty)."},
+      {up, "1 if the consumer source (procfs, kubelet) answered at the last scan."},
+      {blind,
+       "Processes whose file descriptors could not be read at the last scan (whether they hold "
+       "an RDMA device is unknown)."},
+  });
+  const std::optional<ConsumerObservation>& latest = board_->latest();
+  if (!latest) return;
+  for (const auto& [device, view] : latest->devices) {
+    // A device gone since the last scan is gone from the exposition too (never half a device).
+    if (ctx.latest_snapshot().FindDevice(device) == nullptr) continue;
+    out.Gauge(count, "", {{"device", device}}, static_cast<double>(view.consumers.size()));
+    // The traffic detector's view: traffic no holder explains makes "nobody" unknown.
+    out.Gauge(known, "", {{"device", device}},
+              board_->EffectiveKnowledgeOf(device) == ConsumerKnowledge::kUnknown ? 0 : 1);
+    for (const RailConsumer& c : view.consumers) {
+      out.Gauge(info, "",
+                {{"device", device},
+                 {"pid", c.pid == 0 ? "" : std::to_string(c.pid)},
+                 {"comm", c.comm},
+                 {"pod", c.pod},
+                 {"namespace", c.pod_namespace},
+                 {"container", c.container},
+                 {"job", c.job},
+                 {"nccl_version", c.nccl_version}},
+                1);
+    }
+  }
+  auto answered = [&](const char* source) {
+    for (const std::string& s : latest->sources)
+      if (s == source) return 1.0;
+    return 0.0;
+  };
+  out.Gauge(up, "", {{"source", "procfs"}}, answered("procfs"));
+  out.Gauge(up, "", {{"source", "kubelet"}}, answered("kubelet"));
+  out.Gauge(blind, "", {}, procfs_ ? static_cast<double>(procfs_->unreadable_pids.size()) : 0.0);
+}
+
+}  // namespace rocewatch

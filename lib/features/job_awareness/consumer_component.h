@@ -1,0 +1,62 @@
+#pragma once
+// Consumer tracking in the daemon: every scan_interval, an incremental procfs scan
+// (consumers/procfs_consumer_scanner.h), and every kubelet_interval (and with every full scan) a
+// kubelet pod-resources call (asynchronous: the answer is merged when it arrives), merged into the
+// shared ConsumerBoard that the traffic and GID drift components read. Exports
+//   rocewatch_rdma_consumers{device}               consumers holding the device now
+//   rocewatch_rdma_consumers_known{device}         1 if the sources could tell (present or none)
+//   rocewatch_rdma_consumer_info{device, pid, comm, pod, namespace, container, job, nccl_version}
+//   rocewatch_consumer_source_up{source}           1 if procfs / kubelet answered at the last scan
+//   rocewatch_consumer_blind_processes             processes whose descriptors could not be read
+// counts failed reads in rocewatch_source_errors_total{source="procfs"|"kubelet"} and records a
+// change of a device's consumers as an event. docs/metrics.md, docs/detection.md.
+//
+// Threading: the event-loop thread. Lifetime: fs outlives the component.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "component/monitor_component.h"
+#include "consumers/consumer_options.h"
+#include "consumers/pod_resources.h"
+#include "consumers/procfs_consumer_scanner.h"
+#include "job_awareness/consumer_merge.h"
+#include "model/consumer_board.h"
+
+namespace rocewatch {
+
+class ConsumerComponent final : public MonitorComponent {
+ public:
+  // `kubelet` may be null (not a Kubernetes node, or disabled). REQUIRES: board non-null.
+  ConsumerComponent(const FileSystem& fs, const HostPaths& paths, ConsumerOptions options,
+                    std::unique_ptr<PodResourcesSource> kubelet,
+                    std::shared_ptr<ConsumerBoard> board);
+
+  std::string_view name() const override { return "consumers"; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+
+  const ConsumerBoard& board() const { return *board_; }
+
+ private:
+  void Merge(MonitorContext& ctx, const NodeSnapshot& snapshot);
+
+  const FileSystem& fs_;
+  const HostPaths paths_;
+  const ConsumerOptions options_;
+  ProcfsConsumerScanner scanner_;
+  std::unique_ptr<PodResourcesSource> kubelet_;
+  std::shared_ptr<ConsumerBoard> board_;
+  std::optional<MonoTime> last_scan_;
+  std::optional<MonoTime> last_full_scan_;
+  std::optional<MonoTime> last_kubelet_request_;
+  Duration full_scan_wait_;  // before the next requested full scan
+  std::optional<ProcfsConsumerScan> procfs_;
+  std::optional<KubeletAnswer> kubelet_answer_;
+  std::map<std::string, std::string> described_;  // device -> DescribeConsumers, for events
+};
+
+}  // namespace rocewatch

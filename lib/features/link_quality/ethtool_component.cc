@@ -1,0 +1,350 @@
+#include "link_quality/ethtool_component.h"
+
+#include <spdlog/spdlog.h>
+
+#include "link_quality/ethtool_samples.h"
+#include "model/check_policy.h"
+
+namespace rocewatch {
+namespace {
+
+Labels NetdevLabels(const std::string& netdev) { return {{"netdev", netdev}}; }
+
+Labels PfcLabels(const PfcKey& key) {
+  return {{"netdev", key.netdev},
+          {"priority", std::to_string(key.priority)},
+          {"direction", PauseDirectionLabel(key.direction)}};
+}
+
+}  // namespace
+
+EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
+                                   const HostPaths& paths, EthtoolSources sources)
+    : options_(options),
+      statistics_(std::move(sources.statistics)),
+      netlink_(std::move(sources.netlink)),
+      statistics_error_(std::move(sources.statistics_error)),
+      netlink_error_(std::move(sources.netlink_error)),
+      fs_(fs),
+      paths_(paths),
+      link_quality_(options.link_quality),
+      pfc_(options.pfc) {}
+
+Status EthtoolComponent::Start(MonitorContext& ctx) {
+  (void)ctx;
+  if (!statistics_error_.empty())
+    spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only", statistics_error_);
+  if (!netlink_error_.empty())
+    spdlog::warn("ethtool: netlink unavailable ({}); recordings only", netlink_error_);
+  poller_ = std::make_unique<EthtoolPoller>(fs_, paths_.host_root, paths_.sysfs_root,
+                                            statistics_.get(), netlink_.get());
+  return Status::Ok();
+}
+
+std::string EthtoolComponent::LinkDownReason(const std::string& netdev) {
+  return poller_ ? poller_->LinkDownReason(netdev) : "";
+}
+
+void EthtoolComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  (void)snapshot;
+  if (!poller_ || !options_.enabled) return;
+  const MonoTime now = ctx.clock().Now();
+  if (!last_counters_ || now - *last_counters_ >= options_.interval) PollCounters(ctx, now);
+  if (options_.optics_interval > Duration::zero()) PollOptics(ctx, now);
+}
+
+void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
+  last_counters_ = now;
+  latest_ = poller_->Poll(ctx.rnic_netdevs());
+  std::map<std::string, LinkQualitySample> quality_samples;
+  std::map<std::string, PfcSample> pfc_samples;
+  uint64_t errors = 0;
+  for (auto it = latest_.begin(); it != latest_.end();) {
+    const NetdevEthtool& readings = it->second;
+    errors += readings.errors.size();
+    if (!readings.present) {  // not in this namespace: nothing to say about it
+      it = latest_.erase(it);
+      continue;
+    }
+    std::optional<bool> carrier;
+    if (auto n = ctx.netdevs().find(it->first); n != ctx.netdevs().end())
+      carrier = n->second.carrier;
+    quality_samples[it->first] = LinkQualitySampleFrom(now, readings, carrier);
+    pfc_samples[it->first] = PfcSampleFrom(now, readings);
+    ++it;
+  }
+  if (errors > 0) ctx.CountSourceError("ethtool", errors);
+  link_quality_.Observe(quality_samples);
+  pfc_.Observe(pfc_samples);
+
+  // Link quality changes and storms starting or ending are events.
+  for (const auto& [netdev, status] : link_quality_.netdevs()) {
+    LinkQualityState& reported = reported_quality_[netdev];
+    if (status.state == reported) continue;
+    std::string what = netdev + " link quality " + LinkQualityStateLabel(reported) + " -> " +
+                       LinkQualityStateLabel(status.state);
+    if (!status.reason.empty()) what += ": " + status.reason;
+    ctx.RecordEvent(what, status.state > reported ? Severity::kWarning : Severity::kInfo);
+    reported = status.state;
+  }
+  for (const auto& [key, status] : pfc_.priorities()) {
+    bool& reported = reported_storm_[key];
+    if (status.storm == reported) continue;
+    reported = status.storm;
+    ctx.RecordEvent(key.netdev + " PFC storm " + (status.storm ? "started" : "ended") +
+                        " on priority " + std::to_string(key.priority) + " (" +
+                        (key.direction == PauseDirection::kTx ? "this host sends pause"
+                                                              : "the fabric pauses this host") +
+                        ")",
+                    status.storm ? Severity::kWarning : Severity::kInfo);
+  }
+  ctx.RequestPublish();
+}
+
+void EthtoolComponent::PollOptics(MonitorContext& ctx, MonoTime now) {
+  // Module pages come over I2C, slowly: at most one module per snapshot (the most overdue one),
+  // so that reading 16 modules never holds the loop for all of them at once.
+  for (auto it = last_module_read_.begin(); it != last_module_read_.end();) {
+    if (latest_.count(it->first)) {
+      ++it;
+      continue;
+    }
+    modules_.erase(it->first);  // gone, or no longer present here
+    optics_.erase(it->first);
+    it = last_module_read_.erase(it);
+  }
+  const std::string* due = nullptr;
+  std::optional<MonoTime> due_since;
+  for (const auto& [netdev, readings] : latest_) {
+    auto last = last_module_read_.find(netdev);
+    if (last != last_module_read_.end() && now - last->second < options_.optics_interval) continue;
+    const std::optional<MonoTime> since =
+        last == last_module_read_.end() ? std::nullopt : std::optional<MonoTime>(last->second);
+    if (!due || (due_since && (!since || *since < *due_since))) {
+      due = &netdev;
+      due_since = since;
+    }
+  }
+  if (!due) return;
+  const std::string netdev = *due;
+  last_module_read_[netdev] = now;
+  ModuleOutcome outcome = poller_->PollModule(netdev);
+  // A module that fails a read (as modules do while they flap) is counted, never a finding; a
+  // read the kernel refuses for lack of a privilege is a finding (optics_not_permitted), logged
+  // once per netdev: it will not heal by itself.
+  if (!outcome.error.empty()) ctx.CountSourceError("ethtool_module", 1);
+  auto previous = modules_.find(netdev);
+  if (outcome.not_permitted && (previous == modules_.end() || !previous->second.not_permitted))
+    spdlog::warn("optics of {} cannot be read: {}", netdev, outcome.error);
+  if (outcome.module) {
+    OpticsStatus status = EvaluateOptics(*outcome.module);
+    const size_t count = status.violations.size() + status.dark_lanes.size();
+    size_t& reported = reported_optics_findings_[netdev];
+    if (count > 0 && reported == 0)
+      for (const Finding& f : OpticsFindings(netdev, status))
+        ctx.RecordEvent(netdev + " " + f.message, f.severity);
+    reported = count;
+    optics_[netdev] = std::move(status);
+  } else {
+    optics_.erase(netdev);
+  }
+  if (!outcome.unsupported || outcome.module) {
+    modules_[netdev] = std::move(outcome);
+  } else {
+    modules_.erase(netdev);
+  }
+  ctx.RequestPublish();
+}
+
+void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  (void)ctx;
+  using prometheus::MetricType;
+  const std::string corrected = "rocewatch_netdev_fec_corrected_blocks_total";
+  const std::string uncorrectable = "rocewatch_netdev_fec_uncorrectable_blocks_total";
+  const std::string corrected_bits = "rocewatch_netdev_fec_corrected_bit_errors_total";
+  const std::string symbol = "rocewatch_netdev_phy_symbol_errors_total";
+  const std::string link_down = "rocewatch_netdev_link_down_events_total";
+  const std::string ber = "rocewatch_netdev_pre_fec_ber";
+  const std::string quality = "rocewatch_link_quality_state";
+  const std::string pause_seconds = "rocewatch_netdev_pfc_pause_seconds_total";
+  const std::string pause_frames = "rocewatch_netdev_pfc_pause_frames_total";
+  const std::string paused_ratio = "rocewatch_netdev_pfc_paused_ratio";
+  const std::string storm = "rocewatch_netdev_pfc_storm";
+  const std::string storm_events = "rocewatch_netdev_pfc_storm_events_total";
+  const std::string supported = "rocewatch_netdev_ethtool_supported";
+  out.Declare(corrected, "FEC blocks the PHY corrected (ethtool FEC statistics).",
+              MetricType::Counter);
+  out.Declare(uncorrectable, "FEC blocks the PHY could not correct: frames lost on the wire.",
+              MetricType::Counter);
+  out.Declare(corrected_bits,
+              "Bits the FEC corrected (ethtool FEC statistics or mlx5 rx_corrected_bits_phy).",
+              MetricType::Counter);
+  out.Declare(symbol,
+              "PHY symbol errors (mlx5 rx_pcs_symbol_err_phy / rx_symbol_err_phy, or the "
+              "standard eth-phy SymbolErrorDuringCarrier).",
+              MetricType::Counter);
+  out.Declare(link_down,
+              "Link-down events the PHY counted (mlx5 link_down_events_phy, or the "
+              "ethtool link-down count).",
+              MetricType::Counter);
+  out.Declare(ber, "Estimated pre-FEC bit error ratio over the link-quality window.",
+              MetricType::Gauge);
+  out.Declare(quality,
+              "1 for the link's current quality state (ok, degraded, failing), 0 for "
+              "the others.",
+              MetricType::Gauge);
+  out.Declare(pause_seconds,
+              "Time paused by PFC per priority (direction rx: the fabric paused us; tx: we "
+              "paused the fabric), from the driver's pause-duration counters.",
+              MetricType::Counter);
+  out.Declare(pause_frames, "PFC pause frames per priority and direction.", MetricType::Counter);
+  out.Declare(paused_ratio, "Fraction of the PFC window the priority was paused.",
+              MetricType::Gauge);
+  out.Declare(storm, "1 while a PFC storm is detected on the priority and direction.",
+              MetricType::Gauge);
+  out.Declare(storm_events,
+              "The NIC's own pause storm (device stall) events, by level "
+              "(mlx5 tx_pause_storm_warning_events / _error_events).",
+              MetricType::Counter);
+  out.Declare(supported,
+              "1 if the netdev's driver answers the ethtool request, 0 if it does not "
+              "implement it (request: statistics, fec, link_state, pause, "
+              "standard_statistics).",
+              MetricType::Gauge);
+
+  for (const auto& [netdev, r] : latest_) {
+    const Labels labels = NetdevLabels(netdev);
+    for (const auto& [request, outcome] : r.outcomes) {
+      if (outcome != RequestOutcome::kAnswered && outcome != RequestOutcome::kUnsupported) continue;
+      Labels with = labels;
+      with.emplace_back("request", request);
+      out.Gauge(supported, "", with, outcome == RequestOutcome::kAnswered ? 1 : 0);
+    }
+    if (r.fec && r.fec->corrected_blocks)
+      out.Counter(corrected, "", labels, static_cast<double>(*r.fec->corrected_blocks));
+    if (r.fec && r.fec->uncorrectable_blocks)
+      out.Counter(uncorrectable, "", labels, static_cast<double>(*r.fec->uncorrectable_blocks));
+    if (auto bits = CorrectedBits(r)) out.Counter(corrected_bits, "", labels, double(*bits));
+    if (auto errors = SymbolErrors(r)) out.Counter(symbol, "", labels, double(*errors));
+    if (auto events = LinkDownEvents(r)) out.Counter(link_down, "", labels, double(*events));
+    for (const InterpretedDriverCounters::PerPriority& p : r.interpreted.per_priority) {
+      if (!p.direction) continue;
+      if (p.kind == DriverCounterKind::kPfcPauseDuration) {
+        out.Counter(pause_seconds, "", PfcLabels({netdev, p.priority, *p.direction}),
+                    double(p.value) * 1e-6);
+      } else if (p.kind == DriverCounterKind::kPfcPauseFrames) {
+        out.Counter(pause_frames, "", PfcLabels({netdev, p.priority, *p.direction}),
+                    double(p.value));
+      }
+    }
+    for (auto [kind, level] : {std::pair{DriverCounterKind::kPauseStormWarningEvents, "warning"},
+                               std::pair{DriverCounterKind::kPauseStormErrorEvents, "error"}}) {
+      if (auto events = r.interpreted.Total(kind)) {
+        Labels with = labels;
+        with.emplace_back("level", level);
+        out.Counter(storm_events, "", with, double(*events));
+      }
+    }
+  }
+  for (const auto& [netdev, status] : link_quality_.netdevs()) {
+    const Labels labels = NetdevLabels(netdev);
+    if (status.pre_fec_ber) out.Gauge(ber, "", labels, *status.pre_fec_ber);
+    for (LinkQualityState state : kAllLinkQualityStates) {
+      Labels with = labels;
+      with.emplace_back("state", LinkQualityStateLabel(state));
+      out.Gauge(quality, "", with, status.state == state ? 1 : 0);
+    }
+  }
+  for (const auto& [key, status] : pfc_.priorities()) {
+    if (status.paused_fraction)
+      out.Gauge(paused_ratio, "", PfcLabels(key), *status.paused_fraction);
+    out.Gauge(storm, "", PfcLabels(key), status.storm ? 1 : 0);
+  }
+
+  const std::string temperature = "rocewatch_module_temperature_celsius";
+  const std::string voltage = "rocewatch_module_supply_voltage_volts";
+  const std::string rx_power = "rocewatch_module_rx_power_watts";
+  const std::string tx_power = "rocewatch_module_tx_power_watts";
+  const std::string tx_bias = "rocewatch_module_tx_bias_amperes";
+  const std::string out_of_range = "rocewatch_module_out_of_range";
+  const std::string dark = "rocewatch_module_lane_dark";
+  const std::string module_ok = "rocewatch_module_read_success";
+  out.Declare(temperature, "Transceiver temperature.", MetricType::Gauge);
+  out.Declare(voltage, "Transceiver supply voltage.", MetricType::Gauge);
+  out.Declare(rx_power, "Received optical power per lane.", MetricType::Gauge);
+  out.Declare(tx_power, "Transmitted optical power per lane.", MetricType::Gauge);
+  out.Declare(tx_bias, "Laser bias current per lane.", MetricType::Gauge);
+  out.Declare(out_of_range,
+              "1 per quantity (and lane) outside the module's own warning or alarm thresholds "
+              "(level warning|alarm, side high|low).",
+              MetricType::Gauge);
+  out.Declare(dark, "1 for an active lane without light while the module's other lanes hold.",
+              MetricType::Gauge);
+  out.Declare(module_ok, "1 if the last read of the module's pages succeeded.", MetricType::Gauge);
+  for (const auto& [netdev, outcome] : modules_) {
+    const Labels labels = NetdevLabels(netdev);
+    out.Gauge(module_ok, "", labels, outcome.error.empty() && outcome.module ? 1 : 0);
+    if (!outcome.module) continue;
+    const ModuleReading& m = *outcome.module;
+    if (m.temperature_celsius) out.Gauge(temperature, "", labels, *m.temperature_celsius);
+    if (m.supply_volts) out.Gauge(voltage, "", labels, *m.supply_volts);
+    for (const ModuleLane& lane : m.lanes) {
+      Labels with = labels;
+      with.emplace_back("lane", std::to_string(lane.lane));
+      if (lane.rx_power_watts) out.Gauge(rx_power, "", with, *lane.rx_power_watts);
+      if (lane.tx_power_watts) out.Gauge(tx_power, "", with, *lane.tx_power_watts);
+      if (lane.tx_bias_amperes) out.Gauge(tx_bias, "", with, *lane.tx_bias_amperes);
+    }
+  }
+  for (const auto& [netdev, status] : optics_) {
+    for (const OpticsViolation& v : status.violations) {
+      Labels with = NetdevLabels(netdev);
+      with.emplace_back("quantity", v.quantity);
+      with.emplace_back("lane", v.lane ? std::to_string(*v.lane) : "");
+      with.emplace_back("level", OpticsLevelLabel(v.level));
+      with.emplace_back("side", v.high ? "high" : "low");
+      out.Gauge(out_of_range, "", with, 1);
+    }
+    for (int lane : status.dark_lanes) {
+      Labels with = NetdevLabels(netdev);
+      with.emplace_back("lane", std::to_string(lane));
+      out.Gauge(dark, "", with, 1);
+    }
+  }
+}
+
+void EthtoolComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  (void)ctx;
+  for (Finding& f : link_quality_.Findings()) out.push_back(std::move(f));
+  for (Finding& f : pfc_.Findings()) out.push_back(std::move(f));
+  for (const auto& [netdev, status] : optics_)
+    for (Finding& f : OpticsFindings(netdev, status)) out.push_back(std::move(f));
+  for (const auto& [netdev, outcome] : modules_) {
+    if (!outcome.not_permitted) continue;
+    out.push_back({SeverityOf("optics_not_permitted"), "optics_not_permitted", netdev,
+                   "the kernel refuses to read the transceiver's pages: " + outcome.error +
+                       "; optics (temperature, optical power, lanes) are not watched",
+                   "Grant rocewatch CAP_NET_ADMIN (the shipped DaemonSet and systemd unit do; "
+                   "docs/deploy.md, \"Privileges, measured\"), or turn optics reads off with "
+                   "--optics-interval 0 to silence this."});
+  }
+}
+
+std::vector<LinkQualityEntry> EthtoolComponent::ReportEntries() const {
+  std::vector<LinkQualityEntry> entries;
+  for (const auto& [netdev, readings] : latest_) {
+    LinkQualityEntry e;
+    e.netdev = netdev;
+    e.readings = readings;
+    if (auto q = link_quality_.netdevs().find(netdev); q != link_quality_.netdevs().end())
+      e.quality = q->second;
+    for (const auto& [key, status] : pfc_.priorities())
+      if (key.netdev == netdev) e.pfc.emplace_back(key, status);
+    if (auto m = modules_.find(netdev); m != modules_.end()) e.module = m->second;
+    if (auto o = optics_.find(netdev); o != optics_.end()) e.optics = o->second;
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+}  // namespace rocewatch

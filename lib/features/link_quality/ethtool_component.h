@@ -1,0 +1,67 @@
+#pragma once
+// Link quality and the lossless fabric in the daemon (docs/detection.md): polls the RNIC netdevs'
+// ethtool interfaces (or their recordings) every `interval`, their modules every
+// `optics_interval` (one module per snapshot: I2C is slow), feeds the link-quality and PFC-storm
+// detectors and the optics checks, exports rocewatch_netdev_fec_*, rocewatch_netdev_pre_fec_ber,
+// rocewatch_netdev_pfc_*, rocewatch_link_quality_state and rocewatch_module_*, reports state
+// changes as events, and tells the netlink component why a link went down.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "component/monitor_component.h"
+#include "ethtool/ethtool_poller.h"
+#include "ethtool/ethtool_sources.h"
+#include "link_quality/ethtool_options.h"
+#include "link_quality/link_quality_report.h"
+#include "os/file_system.h"
+#include "os/host_paths.h"
+
+namespace rocewatch {
+
+class EthtoolComponent final : public MonitorComponent {
+ public:
+  // `sources` opened (HostEnv::ethtool); a null source leaves recordings as the only input (its
+  // error is logged at Start). REQUIRES: fs outlives the component.
+  EthtoolComponent(EthtoolOptions options, const FileSystem& fs, const HostPaths& paths,
+                   EthtoolSources sources);
+
+  std::string_view name() const override { return "ethtool"; }
+  Status Start(MonitorContext& ctx) override;
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+
+  // Why `netdev`'s link is down, from a fresh LINKSTATE read ("" when the driver does not say).
+  std::string LinkDownReason(const std::string& netdev);
+  // The diagnose section for the current state.
+  std::vector<LinkQualityEntry> ReportEntries() const;
+
+ private:
+  void PollCounters(MonitorContext& ctx, MonoTime now);
+  void PollOptics(MonitorContext& ctx, MonoTime now);
+
+  const EthtoolOptions options_;
+  std::unique_ptr<DriverStatisticsSource> statistics_;
+  std::unique_ptr<EthtoolNetlinkSource> netlink_;
+  std::string statistics_error_;
+  std::string netlink_error_;
+  std::unique_ptr<EthtoolPoller> poller_;
+  const FileSystem& fs_;
+  const HostPaths paths_;
+
+  LinkQualityDetector link_quality_;
+  PfcStormDetector pfc_;
+  std::map<std::string, NetdevEthtool> latest_;
+  std::map<std::string, ModuleOutcome> modules_;
+  std::map<std::string, OpticsStatus> optics_;
+  std::optional<MonoTime> last_counters_;
+  std::map<std::string, MonoTime> last_module_read_;  // per netdev
+  std::map<std::string, LinkQualityState> reported_quality_;
+  std::map<PfcKey, bool> reported_storm_;
+  std::map<std::string, size_t> reported_optics_findings_;
+};
+
+}  // namespace rocewatch

@@ -1,0 +1,95 @@
+#include "netdev_health/netlink_component.h"
+
+#include "netdev_health/netdev_metrics.h"
+
+namespace rocewatch {
+namespace {
+
+constexpr size_t kMaxRoutineNarrationsPerRead = 16;
+
+}  // namespace
+
+NetlinkComponent::NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source)
+    : options_(options), source_(std::move(source)) {}
+
+NetlinkComponent::~NetlinkComponent() = default;
+
+Status NetlinkComponent::Start(MonitorContext& ctx) {
+  listener_ =
+      std::make_unique<NetlinkListener>(*source_, ctx.clock(), ctx.rnic_netdevs(), options_.health);
+  listener_->set_on_changes([this, &ctx](const auto& changes, const auto& narration) {
+    OnChanges(ctx, changes, narration);
+  });
+  Status started = listener_->Start(ctx.loop());
+  if (!started.ok()) {
+    listener_.reset();
+    return started;
+  }
+  ctx.netdevs() = listener_->tracker().RnicStates();
+  return Status::Ok();
+}
+
+void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
+                                 const std::vector<NetdevNarration>& narration) {
+  // Every change is narrated, but of the routine ones (address churn) only the first few of a
+  // read: a storm of 50k address events must not become 50k log lines.
+  size_t routine = 0;
+  for (const NetdevNarration& n : narration) {
+    if (n.routine && ++routine > kMaxRoutineNarrationsPerRead) continue;
+    std::string reason;
+    if (options_.link_down_reason && n.text.rfind("carrier down", 0) == 0)
+      reason = options_.link_down_reason(n.netdev);
+    ctx.RecordEvent(
+        n.netdev + ": " + n.text + (reason.empty() ? "" : ", link_ext_state: " + reason),
+        n.severity);
+  }
+  if (routine > kMaxRoutineNarrationsPerRead)
+    ctx.RecordEvent(std::to_string(routine - kMaxRoutineNarrationsPerRead) +
+                        " more address changes in this netlink read, not listed one by one",
+                    Severity::kInfo);
+  bool gids_may_move = false;
+  for (const NetdevChange& c : changes)
+    gids_may_move = gids_may_move || c.kind != NetdevChange::Kind::kRouting;
+  ctx.netdevs() = listener_->tracker().RnicStates();
+  if (gids_may_move) ctx.RequestSnapshot("netlink");
+  uint64_t errors = listener_->errors();
+  if (errors > errors_reported_) ctx.CountSourceError("netlink", errors - errors_reported_);
+  errors_reported_ = errors;
+  ctx.RequestPublish();
+}
+
+std::map<std::string, NetdevIncidents> NetlinkComponent::ExportIncidents() const {
+  return listener_ ? listener_->health().ExportIncidents()
+                   : std::map<std::string, NetdevIncidents>{};
+}
+
+NetdevRestoreOutcome NetlinkComponent::RestoreIncidents(
+    MonitorContext& ctx, const std::map<std::string, NetdevIncidents>& saved) {
+  if (!listener_) return {};
+  NetdevRestoreOutcome outcome = listener_->RestoreIncidents(saved);
+  for (const NetdevNarration& n : outcome.narration)
+    ctx.RecordEvent(n.netdev + ": " + n.text, n.severity);
+  ctx.RequestPublish();
+  return outcome;
+}
+
+void NetlinkComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  (void)snapshot;
+  if (listener_) listener_->SetRnicNetdevs(ctx.rnic_netdevs());
+}
+
+void NetlinkComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  (void)ctx;
+  if (listener_) AppendNetdevMetrics(*listener_, out);
+}
+
+void NetlinkComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  if (listener_) listener_->health().AppendFindings(ctx.clock().Now(), out);
+}
+
+void NetlinkComponent::Stop(MonitorContext& ctx) {
+  (void)ctx;
+  if (listener_) listener_->Stop();
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,63 @@
+#pragma once
+// The netlink listener as a daemon component: follows the RNIC netdevs through rtnetlink, keeps
+// MonitorContext::netdevs() current (other components read carrier from it), asks for a GID
+// snapshot after link and address events of RNIC netdevs (the kernel rewrites GID tables after
+// address events), reports flaps and address changes as events, and contributes the netdev
+// metrics and findings (docs/netlink.md).
+// Threading: event-loop thread only (MonitorComponent).
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "component/monitor_component.h"
+#include "netdev_health/netdev_health.h"
+#include "netdev_health/netlink_listener.h"
+#include "netlink/rtnetlink_source.h"
+
+namespace rocewatch {
+
+struct NetlinkComponentOptions {
+  NetdevHealthConfig health;
+  // Why a netdev's link went down ("bad signal integrity (...)", "" when unknown): asked when a
+  // carrier-down event is reported, and appended to its line.
+  std::function<std::string(const std::string& netdev)> link_down_reason;
+};
+
+class NetlinkComponent final : public MonitorComponent {
+ public:
+  using Options = NetlinkComponentOptions;
+
+  // Start() opens `source` (HostEnv::rtnetlink) in the calling thread's network namespace.
+  // REQUIRES: source is not null.
+  NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source);
+  ~NetlinkComponent() override;
+
+  std::string_view name() const override { return "netlink"; }
+  Status Start(MonitorContext& ctx) override;
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+  void Stop(MonitorContext& ctx) override;
+
+  // REQUIRES: Start() succeeded.
+  const NetlinkListener& listener() const { return *listener_; }
+
+  // The open netdev incidents for the state file; empty before Start() succeeded.
+  std::map<std::string, NetdevIncidents> ExportIncidents() const;
+  // Judges a previous run's incidents against the live netdevs at once, reports each healed or
+  // dropped one as an event. Nothing (an empty outcome) unless Start() succeeded.
+  NetdevRestoreOutcome RestoreIncidents(MonitorContext& ctx,
+                                        const std::map<std::string, NetdevIncidents>& saved);
+
+ private:
+  void OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
+                 const std::vector<NetdevNarration>& narration);
+
+  const Options options_;
+  std::unique_ptr<RtnetlinkSource> source_;
+  std::unique_ptr<NetlinkListener> listener_;
+  uint64_t errors_reported_ = 0;
+};
+
+}  // namespace rocewatch

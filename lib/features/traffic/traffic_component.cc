@@ -1,0 +1,180 @@
+#include "traffic/traffic_component.h"
+
+#include "traffic/format_rate.h"
+#include "traffic/traffic_samples.h"
+
+namespace rocewatch {
+namespace {
+
+bool IsTrouble(TrafficState state) {
+  return state == TrafficState::kDegraded || state == TrafficState::kCollapsed;
+}
+
+}  // namespace
+
+TrafficComponent::TrafficComponent(TrafficOptions options, Duration min_interval)
+    : detector_(std::move(options)), min_interval_(min_interval) {}
+
+void TrafficComponent::Resume(const std::map<PortKey, PortTrafficResume>& ports) {
+  for (const auto& [key, from] : ports) {
+    detector_.Resume(key, from);
+    last_states_[key] = from.state;  // the daemon already reported entering it
+  }
+}
+
+namespace {
+
+const char* CheckOf(TrafficState state) {
+  return state == TrafficState::kCollapsed ? "traffic_collapsed" : "traffic_degraded";
+}
+
+}  // namespace
+
+void TrafficComponent::RestoreRails(const std::map<PortKey, PortTrafficResume>& ports) {
+  Resume(ports);
+  for (const auto& [key, from] : ports) {
+    if (!IsTrouble(from.state)) continue;
+    restored_pending_[key] = from.state;
+    ++restore_counts_[{CheckOf(from.state), "checking"}];
+  }
+}
+
+void TrafficComponent::JudgeRestored(MonitorContext& ctx) {
+  for (auto it = restored_pending_.begin(); it != restored_pending_.end();) {
+    const auto& [key, restored] = *it;
+    const PortTrafficStatus* status = detector_.Find(key);
+    std::string verdict;
+    if (status == nullptr) {
+      verdict = "dropped";
+      ctx.RecordEvent(key.ToString() + " traffic " + TrafficStateLabel(restored) +
+                          " (restored at start) dropped: the port is gone",
+                      Severity::kInfo);
+    } else if (status->state == restored) {
+      if (!status->rate) {  // nothing measured yet: still being checked
+        ++it;
+        continue;
+      }
+      verdict = "confirmed";
+    } else {
+      verdict = "healed";  // the state change itself is an event (OnSnapshot)
+    }
+    --restore_counts_[{CheckOf(restored), "checking"}];
+    ++restore_counts_[{CheckOf(restored), verdict}];
+    it = restored_pending_.erase(it);
+  }
+}
+
+void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  if (last_fed_ && snapshot.taken_at - *last_fed_ < min_interval_) return;
+  last_fed_ = snapshot.taken_at;
+  std::vector<PortTrafficSample> samples = TrafficSamplesFrom(snapshot, ctx.netdevs());
+  if (consumers_) {
+    for (PortTrafficSample& sample : samples)
+      sample.consumers = consumers_->KnowledgeOf(sample.key.device);
+  }
+  detector_.Observe(snapshot.taken_at, samples);
+  if (consumers_) {
+    // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen,
+    // or a kernel RDMA user. The board carries the detector's view to the exporter.
+    std::map<std::string, bool> unexplained;
+    for (const PortTrafficSample& sample : samples) {
+      const PortTrafficStatus* status = detector_.Find(sample.key);
+      const bool proven = status && sample.consumers == ConsumerKnowledge::kNone &&
+                          status->consumers == ConsumerKnowledge::kUnknown;
+      if (proven) consumers_->RequestFullScan();
+      unexplained[sample.key.device] = unexplained[sample.key.device] || proven;
+    }
+    for (const auto& [device, proven] : unexplained)
+      consumers_->SetTrafficUnexplained(device, proven);
+  }
+
+  // Entering and leaving degraded or collapsed are events; pauses and link changes are not (the
+  // netlink component reports the link).
+  std::map<PortKey, TrafficState> states;
+  for (const auto& [key, status] : detector_.ports()) {
+    states.emplace(key, status.state);
+    auto before = last_states_.find(key);
+    const TrafficState previous =
+        before == last_states_.end() ? TrafficState::kIdle : before->second;
+    if (previous == status.state || !(IsTrouble(previous) || IsTrouble(status.state))) continue;
+    std::string what = key.ToString() + " traffic " + TrafficStateLabel(previous) + " -> " +
+                       TrafficStateLabel(status.state);
+    if (restored_pending_.count(key) != 0) what += " (restored at start, judged on live counters)";
+    if (!status.reason.empty()) what += ": " + status.reason;
+    if (consumers_) what += "; consumers: " + consumers_->DescribeEffectiveConsumers(key.device);
+    ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
+  }
+  last_states_ = std::move(states);
+  JudgeRestored(ctx);
+}
+
+void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
+  (void)ctx;
+  constexpr std::string_view rate_name = "rocewatch_traffic_rate_bytes_per_second";
+  constexpr std::string_view baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
+  constexpr std::string_view state_name = "rocewatch_traffic_state";
+  constexpr std::string_view node_wide_name = "rocewatch_traffic_collapsed_node_wide";
+  constexpr std::string_view consumers_name = "rocewatch_traffic_consumers";
+  out.DeclareGauges({
+      {rate_name,
+       "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
+       "interval; absent when a counter read failed or reset."},
+      {baseline_name,
+       "The port's learned traffic baseline: median of its recent active rates while healthy "
+       "(docs/detection.md)."},
+      {state_name,
+       "1 for the port's current traffic state (idle, normal, degraded, collapsed, link_down), "
+       "0 for the others."},
+      {node_wide_name,
+       "1 while the port is collapsed because every rail of the node stopped past the node-stop "
+       "window (not against active siblings); unless a consumer is known to hold it "
+       "(rocewatch_traffic_consumers{knowledge=\"present\"}) that may be a node idle between "
+       "jobs."},
+      {consumers_name,
+       "1 for what the traffic detector knows of the port's consumers (present, none, unknown; "
+       "unknown also where traffic proves a consumer no process is seen holding), 0 for the "
+       "others: the knowledge its findings and the traffic alerts use."},
+  });
+  for (const auto& [key, status] : detector_.ports()) {
+    const Labels labels = {{"device", key.device}, {"port", std::to_string(key.port)}};
+    if (status.rate) out.Gauge(rate_name, "", labels, *status.rate);
+    if (status.baseline) out.Gauge(baseline_name, "", labels, *status.baseline);
+    for (TrafficState state : kAllTrafficStates) {
+      Labels with_state = labels;
+      with_state.emplace_back("state", TrafficStateLabel(state));
+      out.Gauge(state_name, "", with_state, status.state == state ? 1 : 0);
+    }
+    out.Gauge(node_wide_name, "", labels,
+              status.state == TrafficState::kCollapsed && status.node_wide ? 1 : 0);
+    for (ConsumerKnowledge knowledge :
+         {ConsumerKnowledge::kPresent, ConsumerKnowledge::kNone, ConsumerKnowledge::kUnknown}) {
+      Labels with_knowledge = labels;
+      with_knowledge.emplace_back("knowledge", ConsumerKnowledgeLabel(knowledge));
+      out.Gauge(consumers_name, "", with_knowledge, status.consumers == knowledge ? 1 : 0);
+    }
+  }
+}
+
+void TrafficComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  (void)ctx;
+  std::vector<Finding> findings = detector_.Findings();
+  if (consumers_) {
+    for (Finding& finding : findings) {
+      const std::string device = finding.subject.substr(0, finding.subject.rfind('/'));
+      finding.message += "; consumers: " + consumers_->DescribeEffectiveConsumers(device);
+    }
+  }
+  out.insert(out.end(), findings.begin(), findings.end());
+}
+
+std::string TrafficComponent::RatesLine() const {
+  std::string line;
+  for (const auto& [key, status] : detector_.ports()) {
+    if (!line.empty()) line += " | ";
+    line += key.ToString() + " " + (status.rate ? FormatRate(*status.rate) : "? B/s") + " " +
+            TrafficStateLabel(status.state);
+  }
+  return line;
+}
+
+}  // namespace rocewatch

@@ -1,0 +1,70 @@
+#pragma once
+// The traffic detector in the daemon: feeds every snapshot's counters (and the netdev carriers the
+// netlink component keeps) to a TrafficDetector, exports
+// rocewatch_traffic_rate_bytes_per_second, rocewatch_traffic_baseline_bytes_per_second and
+// rocewatch_traffic_state and rocewatch_traffic_collapsed_node_wide, reports state changes as
+// events and degraded/collapsed rails as findings, naming the rail's consumers. With a
+// ConsumerBoard, each rail's consumer knowledge feeds the detector (a rail nobody holds is idle),
+// and traffic on a rail nobody is known to hold asks the board for a full scan. docs/detection.md.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "component/monitor_component.h"
+#include "model/consumer_board.h"
+#include "traffic/traffic_detector.h"
+
+namespace rocewatch {
+
+class TrafficComponent final : public MonitorComponent {
+ public:
+  // REQUIRES: options.Validate().ok(). Snapshots taken less than `min_interval` after the last one
+  // fed to the detector are skipped (the daemon takes extra snapshots after link and address
+  // events; their counters simply count in the next interval). Half the poll interval is right.
+  TrafficComponent(TrafficOptions options, Duration min_interval);
+
+  // Where the rails' consumers come from; without a board every rail's consumers are unknown.
+  void UseConsumers(std::shared_ptr<ConsumerBoard> board) { consumers_ = std::move(board); }
+
+  // Starts ports from the running daemon's view (TrafficDetector::Resume): `rocewatch diagnose
+  // --watch`. REQUIRES: before the first snapshot.
+  void Resume(const std::map<PortKey, PortTrafficResume>& ports);
+
+  // Starts rails from a previous run of the daemon (the state file): Resume, and each rail that was
+  // degraded or collapsed is an incident being checked until the detector has judged it on a
+  // measured rate (the second snapshot: the first has no rate). REQUIRES: before the first
+  // snapshot.
+  void RestoreRails(const std::map<PortKey, PortTrafficResume>& ports);
+  // (check, verdict) -> how many restored rails: check "traffic_collapsed" or "traffic_degraded";
+  // verdict "checking", "confirmed" (still in that state), "healed" (left it: an event said so)
+  // or "dropped" (the port is gone).
+  const std::map<std::pair<std::string, std::string>, size_t>& restore_counts() const {
+    return restore_counts_;
+  }
+
+  std::string_view name() const override { return "traffic"; }
+  void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+
+  const TrafficDetector& detector() const { return detector_; }
+  // One line for a person watching: "mlx5_0/1 10.0 GB/s normal | mlx5_1/1 0 B/s collapsed"
+  // ("?" for an unknown rate); empty without ports.
+  std::string RatesLine() const;
+
+ private:
+  TrafficDetector detector_;
+  Duration min_interval_;
+  std::optional<MonoTime> last_fed_;
+  std::map<PortKey, TrafficState> last_states_;
+  std::shared_ptr<ConsumerBoard> consumers_;
+  // Restored rails in trouble not judged yet -> the restored state.
+  std::map<PortKey, TrafficState> restored_pending_;
+  std::map<std::pair<std::string, std::string>, size_t> restore_counts_;
+
+  void JudgeRestored(MonitorContext& ctx);
+};
+
+}  // namespace rocewatch
