@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <functional>
+#include <mutex>
 #include <sstream>
 
 #include "support/fault_injecting_file_system.h"
@@ -159,18 +160,28 @@ TEST_F(SysfsFaultsTest, AnUnreadableRootFailsThePollButKeepsServingTheLastState)
 
 // Forwards to a FileSystem and runs a hook before the n-th ReadFile (0-based) of a pass: a device
 // removed from the real tree at that moment has vanished mid-poll, at that exact read.
+// Thread-safe: the daemon reads on reading threads of its own.
 class HookedFileSystem final : public FileSystem {
  public:
   explicit HookedFileSystem(const FileSystem& base) : base_(base) {}
   void HookRead(size_t n, std::function<void()> hook) {
+    std::lock_guard<std::mutex> lock(mutex_);
     reads_ = 0;
     hook_at_ = n;
     hook_ = std::move(hook);
   }
-  size_t reads() const { return reads_; }
+  size_t reads() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return reads_;
+  }
 
   StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override {
-    if (reads_++ == hook_at_ && hook_) std::exchange(hook_, nullptr)();
+    std::function<void()> hook;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (reads_++ == hook_at_) hook = std::exchange(hook_, nullptr);
+    }
+    if (hook) hook();
     return base_.ReadFile(path, max_bytes);
   }
   StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override {
@@ -183,9 +194,10 @@ class HookedFileSystem final : public FileSystem {
 
  private:
   const FileSystem& base_;
-  mutable size_t reads_ = 0;
-  size_t hook_at_ = SIZE_MAX;
-  mutable std::function<void()> hook_;
+  mutable std::mutex mutex_;
+  mutable size_t reads_ = 0;            // GUARDED_BY(mutex_)
+  size_t hook_at_ = SIZE_MAX;           // GUARDED_BY(mutex_)
+  mutable std::function<void()> hook_;  // GUARDED_BY(mutex_)
 };
 
 TEST(SysfsVanishingTest, ADeviceRemovedAtAnyReadOfAPollIsAbsentOrCompleteNeverPartial) {
@@ -195,6 +207,10 @@ TEST(SysfsVanishingTest, ADeviceRemovedAtAnyReadOfAPollIsAbsentOrCompleteNeverPa
   PosixFileSystem posix;
   HookedFileSystem fs(posix);
   InProcessDaemon daemon(fs, root);
+  // The hook removes a whole device inside one read: on a loaded machine under a sanitizer that can
+  // outlast the default deadline, and a read taken as stuck restarts the poll on a new reading
+  // thread (stuck_sysfs_read_test covers that). This test is about devices vanishing, not stalls.
+  daemon.set_read_deadline(std::chrono::seconds(60));
   ASSERT_TRUE(daemon.Start().ok());
   ScrapeStorm storm(daemon.port(), 4, std::chrono::milliseconds(10));
   auto scrape = [&] {
