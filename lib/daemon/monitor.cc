@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "build_info.h"
+#include "daemon/daemon_metric_names.h"
 
 namespace rocewatch {
 
@@ -191,8 +192,8 @@ void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
   out.Gauge("rocewatch_build_info", "rocewatch build information; always 1.",
             {{"version", kVersion}, {"revision", kGitRevision}}, 1);
   if (polls_ > 0) {
-    out.Gauge("rocewatch_last_poll_timestamp_seconds",
-              "Unix time of the last completed poll of the RDMA devices.", {}, last_poll_unix());
+    out.Gauge(kLastPollTimestampMetric, "Unix time of the last completed poll of the RDMA devices.",
+              {}, last_poll_unix());
   }
   std::vector<uint64_t> cumulative(poll_duration_buckets_.size());
   // Buckets were counted per bound (a sample counts in every bound it fits), so they are

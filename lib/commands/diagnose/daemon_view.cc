@@ -2,7 +2,11 @@
 
 #include <cmath>
 
+#include "daemon/daemon_metric_names.h"
+#include "inventory/inventory_metric_names.h"
+#include "link_quality/link_quality_metric_names.h"
 #include "model/traffic_state.h"
+#include "traffic/traffic_metric_names.h"
 
 namespace rocewatch {
 namespace {
@@ -74,7 +78,7 @@ DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
 
 std::set<std::string> NetdevsWithDaemonLinkFigures(const std::vector<ExposedSample>& metrics) {
   std::set<std::string> netdevs;
-  for (const ExposedSample* s : SamplesNamed(metrics, "rocewatch_link_quality_state"))
+  for (const ExposedSample* s : SamplesNamed(metrics, kLinkQualityStateMetric))
     if (!Label(*s, "netdev").empty()) netdevs.insert(Label(*s, "netdev"));
   return netdevs;
 }
@@ -84,7 +88,7 @@ void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntr
   for (LinkQualityEntry& entry : entries) {
     if (entry.figures != LinkFiguresSource::kNone) continue;
     std::optional<LinkQualityStatus> quality;
-    for (const ExposedSample* s : SamplesNamed(daemon.metrics, "rocewatch_link_quality_state")) {
+    for (const ExposedSample* s : SamplesNamed(daemon.metrics, kLinkQualityStateMetric)) {
       if (Label(*s, "netdev") != entry.netdev || s->value != 1) continue;
       for (LinkQualityState state : kAllLinkQualityStates) {
         if (Label(*s, "state") != LinkQualityStateLabel(state)) continue;
@@ -93,7 +97,7 @@ void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntr
       }
     }
     if (!quality) continue;
-    for (const ExposedSample* s : SamplesNamed(daemon.metrics, "rocewatch_netdev_pre_fec_ber"))
+    for (const ExposedSample* s : SamplesNamed(daemon.metrics, kPreFecBerMetric))
       if (Label(*s, "netdev") == entry.netdev && std::isfinite(s->value))
         quality->pre_fec_ber = s->value;
     for (const Finding& f : daemon.findings.findings) {
@@ -106,7 +110,7 @@ void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntr
     entry.no_figures_reason.clear();
     entry.pfc.clear();
     std::map<PfcKey, PfcPriorityStatus> pfc;
-    for (const char* name : {"rocewatch_netdev_pfc_paused_ratio", "rocewatch_netdev_pfc_storm"}) {
+    for (const char* name : {kPfcPausedRatioMetric, kPfcStormMetric}) {
       for (const ExposedSample* s : SamplesNamed(daemon.metrics, name)) {
         if (Label(*s, "netdev") != entry.netdev) continue;
         const std::string direction = Label(*s, "direction");
@@ -114,7 +118,7 @@ void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntr
         PfcKey key{entry.netdev, std::atoi(Label(*s, "priority").c_str()),
                    direction == "tx" ? PauseDirection::kTx : PauseDirection::kRx};
         PfcPriorityStatus& status = pfc[key];
-        if (std::string_view(name) == "rocewatch_netdev_pfc_storm") {
+        if (std::string_view(name) == kPfcStormMetric) {
           status.storm = s->value == 1;
         } else if (std::isfinite(s->value)) {
           status.paused_fraction = s->value;
@@ -128,14 +132,14 @@ void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntr
 std::map<PortKey, PortTrafficResume> DaemonTrafficView(const std::vector<ExposedSample>& metrics,
                                                        MonoTime now, double now_unix) {
   std::map<PortKey, PortTrafficResume> ports;
-  for (const ExposedSample* s : SamplesNamed(metrics, "rocewatch_traffic_state")) {
+  for (const ExposedSample* s : SamplesNamed(metrics, kTrafficStateMetric)) {
     std::optional<PortKey> key = PortOf(*s);
     if (!key || s->value != 1) continue;
     for (TrafficState state : kAllTrafficStates)
       if (Label(*s, "state") == TrafficStateLabel(state)) ports[*key].state = state;
   }
   MonoTime counters_at = now;
-  for (const ExposedSample* s : SamplesNamed(metrics, "rocewatch_last_poll_timestamp_seconds")) {
+  for (const ExposedSample* s : SamplesNamed(metrics, kLastPollTimestampMetric)) {
     const double age = now_unix - s->value;
     if (std::isfinite(age) && age > 0 && age < 3600)
       counters_at = now - std::chrono::duration_cast<Duration>(std::chrono::duration<double>(age));
@@ -149,15 +153,14 @@ std::map<PortKey, PortTrafficResume> DaemonTrafficView(const std::vector<Exposed
       if (port != ports.end()) take(port->second, s->value);
     }
   };
-  each("rocewatch_traffic_baseline_bytes_per_second", [](PortTrafficResume& p, double v) {
+  each(kTrafficBaselineMetric, [](PortTrafficResume& p, double v) {
     if (std::isfinite(v) && v > 0) p.baseline = v;
   });
-  each("rocewatch_traffic_collapsed_node_wide",
+  each(kTrafficCollapsedNodeWideMetric,
        [](PortTrafficResume& p, double v) { p.node_wide = v == 1; });
-  each("rocewatch_port_transmit_bytes_total",
+  each(kPortTransmitBytesMetric,
        [](PortTrafficResume& p, double v) { p.transmit_bytes = Count(v); });
-  each("rocewatch_port_receive_bytes_total",
-       [](PortTrafficResume& p, double v) { p.receive_bytes = Count(v); });
+  each(kPortReceiveBytesMetric, [](PortTrafficResume& p, double v) { p.receive_bytes = Count(v); });
   return ports;
 }
 

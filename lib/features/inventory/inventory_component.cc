@@ -1,5 +1,6 @@
 #include "inventory/inventory_component.h"
 
+#include "inventory/inventory_metric_names.h"
 #include "inventory/read_failure_checks.h"
 
 namespace rocewatch {
@@ -63,13 +64,13 @@ void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
       }
       const PortCounters& counters = port.counters;
       if (counters.transmit_bytes) {
-        out.Counter("rocewatch_port_transmit_bytes_total",
+        out.Counter(kPortTransmitBytesMetric,
                     "Bytes transmitted by the port (sysfs port_xmit_data x 4; RoCE traffic only "
                     "on mlx5).",
                     port_labels, static_cast<double>(*counters.transmit_bytes));
       }
       if (counters.receive_bytes) {
-        out.Counter("rocewatch_port_receive_bytes_total",
+        out.Counter(kPortReceiveBytesMetric,
                     "Bytes received by the port (sysfs port_rcv_data x 4; RoCE traffic only on "
                     "mlx5).",
                     port_labels, static_cast<double>(*counters.receive_bytes));
@@ -129,8 +130,8 @@ bool SameButByteCounters(const NodeSnapshot& a, const NodeSnapshot& b) {
 void InventoryComponent::PatchByteCounters(const NodeSnapshot& snapshot) const {
   // Samples were built in snapshot order (devices, ports, counter names), so the n-th port with
   // a transmit counter is the n-th sample of the transmit family, and so on.
-  prometheus::MetricFamily* transmit = FindFamily(families_, "rocewatch_port_transmit_bytes_total");
-  prometheus::MetricFamily* receive = FindFamily(families_, "rocewatch_port_receive_bytes_total");
+  prometheus::MetricFamily* transmit = FindFamily(families_, kPortTransmitBytesMetric);
+  prometheus::MetricFamily* receive = FindFamily(families_, kPortReceiveBytesMetric);
   prometheus::MetricFamily* raw = FindFamily(families_, "rocewatch_port_counter_total");
   size_t tx = 0, rx = 0, counter = 0;
   for (const Device& device : snapshot.devices) {

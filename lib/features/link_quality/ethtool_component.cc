@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "link_quality/ethtool_samples.h"
+#include "link_quality/link_quality_metric_names.h"
 #include "model/check_policy.h"
 
 namespace rocewatch {
@@ -164,12 +165,12 @@ void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
   const std::string corrected_bits = "rocewatch_netdev_fec_corrected_bit_errors_total";
   const std::string symbol = "rocewatch_netdev_phy_symbol_errors_total";
   const std::string link_down = "rocewatch_netdev_link_down_events_total";
-  const std::string ber = "rocewatch_netdev_pre_fec_ber";
-  const std::string quality = "rocewatch_link_quality_state";
+  const std::string ber = kPreFecBerMetric;
+  const std::string quality = kLinkQualityStateMetric;
   const std::string pause_seconds = "rocewatch_netdev_pfc_pause_seconds_total";
   const std::string pause_frames = "rocewatch_netdev_pfc_pause_frames_total";
-  const std::string paused_ratio = "rocewatch_netdev_pfc_paused_ratio";
-  const std::string storm = "rocewatch_netdev_pfc_storm";
+  const std::string paused_ratio = kPfcPausedRatioMetric;
+  const std::string storm = kPfcStormMetric;
   const std::string storm_events = "rocewatch_netdev_pfc_storm_events_total";
   const std::string supported = "rocewatch_netdev_ethtool_supported";
   out.Declare(corrected, "FEC blocks the PHY corrected (ethtool FEC statistics).",

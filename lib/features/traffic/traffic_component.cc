@@ -1,6 +1,7 @@
 #include "traffic/traffic_component.h"
 
 #include "traffic/format_rate.h"
+#include "traffic/traffic_metric_names.h"
 #include "traffic/traffic_samples.h"
 
 namespace rocewatch {
@@ -111,9 +112,9 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
 void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   (void)ctx;
   constexpr std::string_view rate_name = "rocewatch_traffic_rate_bytes_per_second";
-  constexpr std::string_view baseline_name = "rocewatch_traffic_baseline_bytes_per_second";
-  constexpr std::string_view state_name = "rocewatch_traffic_state";
-  constexpr std::string_view node_wide_name = "rocewatch_traffic_collapsed_node_wide";
+  constexpr std::string_view baseline_name = kTrafficBaselineMetric;
+  constexpr std::string_view state_name = kTrafficStateMetric;
+  constexpr std::string_view node_wide_name = kTrafficCollapsedNodeWideMetric;
   constexpr std::string_view consumers_name = "rocewatch_traffic_consumers";
   out.DeclareGauges({
       {rate_name,
