@@ -73,12 +73,12 @@ test-tsan: sanitizer-deps
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/sanitizers/tsan.supp \
 	  ctest --test-dir build-tsan --output-on-failure -j $(JOBS) -L '$(TSAN_LABELS)' --timeout 600
 
-# libFuzzer targets (fuzz/), each run FUZZ_SECONDS from its seed corpus.
+# libFuzzer targets (fuzz/), each run FUZZ_SECONDS from its seed corpus, JOBS at a time.
 fuzz: sanitizer-deps
 	cmake -S . -B build-fuzz $(SANITIZER_CMAKE) -DROCEWATCH_SANITIZE=address,undefined \
 	  -DROCEWATCH_BUILD_FUZZ=ON -DROCEWATCH_BUILD_TESTS=OFF >/dev/null
 	cmake --build build-fuzz -j $(JOBS) --target fuzzers -- --no-print-directory
-	scripts/run-fuzzers.sh build-fuzz $(FUZZ_SECONDS)
+	FUZZ_JOBS=$(JOBS) scripts/run-fuzzers.sh build-fuzz $(FUZZ_SECONDS)
 
 # 10 minutes of flaps and address churn against `rocewatch run`, RSS sampled (needs root).
 SOAK_SECONDS ?= 600
