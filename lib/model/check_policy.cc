@@ -83,6 +83,10 @@ constexpr CheckPolicy kPolicies[] = {
      "series with its RoCE priority yet (docs/alerts.md says so)"},
     {"switch_max_frame_too_small", kWarning, "", "as lldp_neighbor_not_switch"},
     {"lldp_absent", kInfo, "", "many fabrics run no LLDP: never a page"},
+    {"rail_miscabled", kCritical, "RoceRailMiscabled", ""},
+    {"rail_layout_suspect", kWarning, "",
+     "inferred without a rail plan, so it may be the fabric's own design: the findings, "
+     "diagnose and the NodeCondition carry it; --rail-plan makes it exact (rail_miscabled)"},
     // Configuration checks of diagnose.
     {"network_manager_without_ignore_carrier", kWarning, "", kDiagnoseOnly},
     {"networkd_drops_addresses_on_carrier_loss", kWarning, "", kDiagnoseOnly},

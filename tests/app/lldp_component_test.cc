@@ -19,10 +19,10 @@ using std::chrono::seconds;
 // mlx5_0/1 on rnic0 and mlx5_1/1 on rnic1.
 class LldpComponentTest : public ::testing::Test {
  protected:
-  LldpComponentTest() : snapshots_(clock_), loop_(clock_) {
+  explicit LldpComponentTest(LldpOptions options = LldpOptions{})
+      : snapshots_(clock_), loop_(clock_) {
     snapshots_.node.devices.push_back(RoceDevice("mlx5_0", "rnic0", {"10.0.0.2"}));
     snapshots_.node.devices.push_back(RoceDevice("mlx5_1", "rnic1", {"10.0.1.2"}));
-    LldpOptions options;
     options.reopen_after = seconds(10);
     auto component = std::make_unique<LldpComponent>(
         options, network_.Opener(), [this](const std::string& netdev) -> std::optional<int> {
@@ -208,6 +208,7 @@ namespace {
 
 class LldpComponentFindingsTest : public LldpComponentTest {
  protected:
+  using LldpComponentTest::LldpComponentTest;
   std::vector<std::string> Checks() const {
     std::vector<std::string> checks;
     for (const Finding& f : monitor_.CurrentFindings())
@@ -232,6 +233,49 @@ TEST_F(LldpComponentFindingsTest, NoLldpOnAnyRailIsOneInfoLineAfterNinetySeconds
   EXPECT_TRUE(Checks().empty());
   RunFor(seconds(31));
   EXPECT_EQ(Checks(), std::vector<std::string>{"lldp_absent@node"});
+}
+
+// The same two rails with a rail plan: rail 0 (mlx5_0) belongs on leaf-01, rail 1 on leaf-02, each
+// at the port numbered as the node.
+LldpOptions PlannedOptions() {
+  LldpOptions options;
+  options.rail_plan = ParseRailPlan("* leaf-0{rail1} swp{n}\n").value();
+  options.node_name = "gpu-042";
+  return options;
+}
+
+class LldpComponentPlanTest : public LldpComponentFindingsTest {
+ protected:
+  LldpComponentPlanTest() : LldpComponentFindingsTest(PlannedOptions()) {}
+};
+
+TEST_F(LldpComponentPlanTest, SwappedRailsAreMiscabledAndExportedAsNotAsPlanned) {
+  Start();
+  Send("rnic0", LldpFrameBuilder::Leaf(1, 42));
+  Send("rnic1", LldpFrameBuilder::Leaf(1, 43));
+  RunFor(seconds(2));
+  EXPECT_EQ(Value("rocewatch_rail_cabled_as_planned", {{"netdev", "rnic0"}}), 1);
+  EXPECT_EQ(Value("rocewatch_rail_cabled_as_planned", {{"netdev", "rnic1"}}), 0);
+  std::vector<std::string> miscabled;
+  for (const Finding& f : monitor_.CurrentFindings())
+    if (f.check == "rail_miscabled") miscabled.push_back(f.subject + ": " + f.message);
+  ASSERT_EQ(miscabled.size(), 1u);
+  EXPECT_NE(miscabled[0].find("rnic1: rnic1 (mlx5_1/1, rail 1) is cabled to leaf-01 port swp43; "
+                              "the rail plan (line 1) expects switch leaf-02 port swp42"),
+            std::string::npos)
+      << miscabled[0];
+  // Recabled where it belongs: the finding goes, the verdict turns.
+  Send("rnic1", LldpFrameBuilder::Leaf(2, 42));
+  RunFor(seconds(2));
+  EXPECT_EQ(Value("rocewatch_rail_cabled_as_planned", {{"netdev", "rnic1"}}), 1);
+  for (const Finding& f : monitor_.CurrentFindings()) EXPECT_NE(f.check, "rail_miscabled");
+}
+
+TEST_F(LldpComponentFindingsTest, WithoutAPlanNoRailHasAPlanVerdict) {
+  Start();
+  Send("rnic0", LldpFrameBuilder::Leaf(1, 42));
+  RunFor(seconds(2));
+  EXPECT_TRUE(Samples("rocewatch_rail_cabled_as_planned", {}).empty());
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The real daemon on a fixture tree: what a Prometheus scrape sees.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <regex>
 #include <sstream>
 
@@ -69,6 +71,37 @@ TEST_F(RunCliTest, BadFlagsExitTwoWithAClearMessage) {
   EXPECT_NE(err.find("IPv6 is not supported"), std::string::npos) << err;
   RunCommand(std::string(ROCEWATCH_BINARY) + " run --interval 0s 2>/dev/null", &status);
   EXPECT_EQ(status, 2);
+}
+
+TEST_F(RunCliTest, ABadRailPlanExitsTwoWithOneLineNamingTheFileAndTheLine) {
+  const std::string run = std::string(ROCEWATCH_BINARY) + " run --state-file '' --rail-plan ";
+  const std::string plan = dir_.path() + "/rail-plan";
+  auto write = [&](const std::string& text) {
+    FILE* f = std::fopen(plan.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(text.c_str(), f);
+    std::fclose(f);
+  };
+  int status = 0;
+  write("# rail switch port\n* leaf-{pod} swp1\n");
+  std::string err = RunCommand(run + plan + " 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("--rail-plan " + plan +
+                     ": line 2: unknown substitution {pod} (known: {rail} {rail1} {node} {n})"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  write("* leaf-r{rail1} swp{n}\n");
+  err = RunCommand(run + plan + " --node-name login 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("uses {n}, but the node name 'login' has no number (set --node-name)"),
+            std::string::npos)
+      << err;
+  err = RunCommand(run + dir_.path() + "/absent 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2);
+  EXPECT_NE(err.find("--rail-plan " + dir_.path() + "/absent: "), std::string::npos) << err;
+  err = RunCommand(run + dir_.path() + " 2>&1 >/dev/null", &status);
+  EXPECT_EQ(status, 2) << "a directory is no plan: " << err;
 }
 
 TEST_F(RunCliTest, AnErrorFromAnEnvironmentVariableNamesTheVariable) {

@@ -14,6 +14,7 @@
 #include "daemon/logging.h"
 #include "daemon/run_command.h"
 #include "diagnose/diagnose_command.h"
+#include "fabric/lldp_flags.h"
 #include "link_quality/ethtool_flags.h"
 #include "npd/npd_command.h"
 #include "os/command_runner.h"
@@ -238,6 +239,8 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   AddTrafficFlags(*run, traffic_flags);
   EthtoolFlagValues ethtool_flags;
   AddEthtoolFlags(*run, ethtool_flags);
+  LldpFlagValues lldp_flags;
+  AddLldpFlags(*run, lldp_flags);
   // Who uses each rail (docs/detection.md, "Who uses a rail").
   std::string consumer_scan_interval = FormatDuration(run_defaults.consumers.scan_interval);
   std::string consumer_recheck = FormatDuration(run_defaults.consumers.recheck_after);
@@ -468,6 +471,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   StatusOr<EthtoolOptions> ethtool = EthtoolOptionsFromFlags(ethtool_flags);
   if (!ethtool.ok()) return fail(ethtool.status());
   options.ethtool = *ethtool;
+  StatusOr<LldpOptions> lldp = LldpOptionsFromFlags(lldp_flags, *env.files);
+  if (!lldp.ok()) return fail(lldp.status());
+  options.lldp = std::move(lldp).value();
   StatusOr<Duration> scan_interval = ParseDuration(consumer_scan_interval);
   if (!scan_interval.ok())
     return fail(

@@ -4,6 +4,7 @@
 
 #include "fabric/fabric_checks.h"
 #include "fabric/neighbor_labels.h"
+#include "fabric/rail_cabling_checks.h"
 
 namespace rocewatch {
 namespace {
@@ -17,6 +18,7 @@ constexpr std::string_view kFrames = "rocewatch_lldp_frames_total";
 constexpr std::string_view kInvalid = "rocewatch_lldp_frames_invalid_total";
 constexpr std::string_view kDropped = "rocewatch_lldp_frames_dropped_total";
 constexpr std::string_view kReceiving = "rocewatch_lldp_receiving";
+constexpr std::string_view kCabledAsPlanned = "rocewatch_rail_cabled_as_planned";
 
 }  // namespace
 
@@ -158,8 +160,26 @@ void LldpComponent::ReadAll(MonitorContext& ctx) {
     if (receiver.socket) Read(ctx, netdev, receiver);
 }
 
+RailCablingResult LldpComponent::CheckCabling() const {
+  std::vector<CabledRail> rails;
+  for (const auto& [netdev, receiver] : receivers_) {
+    if (!receiver.socket) continue;
+    auto rail = rails_.find(netdev);
+    if (rail == rails_.end()) continue;
+    const LldpNeighbor* neighbor = table_.neighbor(netdev);
+    rails.push_back({{netdev, rail->second.first, rail->second.second, 0},
+                     neighbor != nullptr ? &neighbor->frame : nullptr});
+  }
+  NumberRails(rails);
+  return CheckRailCabling(
+      {std::move(rails), options_.rail_plan ? &*options_.rail_plan : nullptr, options_.node_name});
+}
+
 void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   out.DeclareGauges({
+      {kCabledAsPlanned,
+       "1 when the rail's LLDP neighbor is the switch and port the rail plan (--rail-plan) "
+       "names, 0 when it is another; absent without a plan, a plan line or a neighbor."},
       {kNeighborInfo,
        "1 for the rail's current LLDP neighbor (the sender of the newest valid frame; one per "
        "netdev), labelled with its chassis ID, port ID, system name and port description."},
@@ -183,6 +203,9 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
               "full receive queue.",
               prometheus::MetricType::Counter);
   MonoTime now = ctx.clock().Now();
+  if (options_.rail_plan)
+    for (const RailCablingVerdict& verdict : CheckCabling().verdicts)
+      out.Gauge(kCabledAsPlanned, "", {{"netdev", verdict.netdev}}, verdict.as_planned ? 1 : 0);
   for (const auto& [netdev, receiver] : receivers_)
     out.Gauge(kReceiving, "", {{"netdev", netdev}}, receiver.socket ? 1 : 0);
   for (const auto& [netdev, counters] : table_.counters()) {
@@ -228,6 +251,8 @@ void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Findin
   if (listening_since_) observation.listening_for = ctx.clock().Now() - *listening_since_;
   std::vector<Finding> findings = CheckFabric(observation);
   out.insert(out.end(), findings.begin(), findings.end());
+  std::vector<Finding> cabling = CheckCabling().findings;
+  out.insert(out.end(), cabling.begin(), cabling.end());
 }
 
 void LldpComponent::Stop(MonitorContext& ctx) {

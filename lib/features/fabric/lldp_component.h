@@ -3,7 +3,8 @@
 // neighbor"): opens a receive-only LLDP socket on every RNIC port netdev the snapshot names (and
 // closes those of netdevs that went), reads them on the event loop, keeps the neighbor table,
 // reports new, changed and expired neighbors as events, exports rocewatch_rail_neighbor_* and
-// rocewatch_lldp_frames_*, and reports the fabric checks (fabric/fabric_checks.h) as findings.
+// rocewatch_lldp_frames_* and rocewatch_rail_cabled_as_planned, and reports the fabric checks
+// (fabric/fabric_checks.h) and the rail cabling checks (fabric/rail_cabling_checks.h) as findings.
 
 #include <functional>
 #include <map>
@@ -15,6 +16,7 @@
 #include "component/monitor_component.h"
 #include "fabric/lldp_neighbor_table.h"
 #include "fabric/lldp_options.h"
+#include "fabric/rail_cabling_checks.h"
 #include "lldp/lldp_socket.h"
 
 namespace rocewatch {
@@ -50,6 +52,8 @@ class LldpComponent final : public MonitorComponent {
   void Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void ReportChanges(MonitorContext& ctx);
+  // Each rail's neighbor against the rail plan, or the layout inferred without one.
+  RailCablingResult CheckCabling() const;
 
   const LldpOptions options_;
   LldpSocketOpener open_;

@@ -1,0 +1,66 @@
+#include "fabric/lldp_flags.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "core/terminal_text.h"
+
+namespace rocewatch {
+namespace {
+
+// The host name up to its first dot; "" when it cannot be read.
+std::string ShortHostName() {
+  char host[256] = {};
+  if (gethostname(host, sizeof(host) - 1) != 0) return "";
+  std::string name(host);
+  return name.substr(0, name.find('.'));
+}
+
+bool IsPrintableAscii(const std::string& text) {
+  for (char c : text)
+    if (c <= ' ' || c > '~') return false;
+  return true;
+}
+
+}  // namespace
+
+void AddLldpFlags(CLI::App& command, LldpFlagValues& v) {
+  const std::string group = "Fabric: LLDP and the rail plan (docs/detection.md)";
+  command.add_flag("--no-lldp", v.no_lldp, "Do not receive LLDP (no AF_PACKET sockets)")
+      ->envname("ROCEWATCH_NO_LLDP")
+      ->group(group);
+  command
+      .add_option(
+          "--rail-plan", v.rail_plan,
+          "File naming the switch and port each rail should be cabled to (docs/detection.md)")
+      ->envname("ROCEWATCH_RAIL_PLAN")
+      ->group(group);
+  command
+      .add_option("--node-name", v.node_name,
+                  "This node's name for the rail plan's {node} and {n} (default: the host name)")
+      ->envname("ROCEWATCH_NODE_NAME")
+      ->group(group);
+}
+
+StatusOr<LldpOptions> LldpOptionsFromFlags(const LldpFlagValues& v, const FileSystem& files) {
+  LldpOptions options;
+  options.enabled = !v.no_lldp;
+  options.node_name = v.node_name.empty() ? ShortHostName() : v.node_name;
+  if (options.node_name.size() > 253 || !IsPrintableAscii(options.node_name))
+    return Status::InvalidArgument("--node-name: not a host name: " +
+                                   TerminalSafe(options.node_name));
+  if (v.rail_plan.empty()) return options;
+  const std::string where = "--rail-plan " + TerminalSafe(v.rail_plan) + ": ";
+  StatusOr<std::string> text = files.ReadFile(v.rail_plan, kMaxRailPlanBytes + 1);
+  if (!text.ok()) return Status::InvalidArgument(where + text.status().message());
+  StatusOr<RailPlan> plan = ParseRailPlan(*text);
+  if (!plan.ok()) return Status::InvalidArgument(where + plan.status().message());
+  if (plan->UsesNodeNumber() && !NodeNumber(options.node_name))
+    return Status::InvalidArgument(where + "uses {n}, but the node name '" + options.node_name +
+                                   "' has no number (set --node-name)");
+  options.rail_plan = std::move(plan).value();
+  return options;
+}
+
+}  // namespace rocewatch
