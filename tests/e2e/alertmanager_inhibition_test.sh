@@ -7,7 +7,15 @@
 #     of its own port only: a drift on mlx5_0 leaves a collapse on mlx5_3 paging; RoceIpMissing
 #     silences the mismatch and the traffic alerts of its netdev (not of another);
 #   - RoceFabricFlapStorm silences the per-node RoceLinkFlapping / RoceIpLostDuringFlap /
-#     RoceLinkDown of its cluster (not of another cluster), never RoceGidDrift;
+#     RoceLinkDown of its cluster (not of another cluster), never RoceGidDrift, and the
+#     RoceLeafFlapStorm of its cluster;
+#   - a leaf alert silences the per-rail alerts of its own kind on its own leaf (equal cluster and
+#     switch): RoceLeafFlapStorm the flap / IP-loss / link-down warnings of a node on leaf-a, not
+#     those of a node on leaf-b, of a rail without a neighbor (no switch label) or of leaf-a in
+#     another cluster, nor the rail's link-quality warning or GID drift; RoceLeafLinkQualityFailing
+#     the RoceLinkQualityFailing / RoceFecUncorrectable pages of its leaf only; RoceLeafPfcStorm
+#     the rx RocePfcStorm of its leaf, never a tx storm (the origin); RoceRailMiscabled the
+#     RoceRailLeafInconsistent of its own rail. Each leaf pages as an incident of its own;
 #   - critical alerts page once per rail (node and netdev: one incident, every alert of the rail
 #     listed); warnings never reach PagerDuty (receiver rocewatch-warnings), but RoceTrafficDegraded
 #     which pages at warning severity (receiver pagerduty-low-urgency).
@@ -50,7 +58,27 @@ alerts=$(printf '%s,' \
   "$(alert RoceLinkFlapping warning cluster=b instance=n7:9879 netdev=ens1f0np0)" \
   "$(alert RoceIpLostDuringFlap warning cluster=b instance=n8:9879 netdev=ens1f0np0)" \
   "$(alert RoceGidDrift critical cluster=b instance=n8:9879 device=mlx5_0 port=1 netdev=ens1f0np0)" \
-  "$(alert RoceLinkFlapping warning cluster=c instance=n9:9879 netdev=ens1f0np0)")
+  "$(alert RoceLinkFlapping warning cluster=c instance=n9:9879 netdev=ens1f0np0)" \
+  "$(alert RoceLeafFlapStorm critical cluster=b switch=leaf-x)" \
+  "$(alert RoceLeafFlapStorm critical cluster=d switch=leaf-a)" \
+  "$(alert RoceLinkFlapping warning cluster=d instance=n10:9879 netdev=ens1f0np0 switch=leaf-a)" \
+  "$(alert RoceIpLostDuringFlap warning cluster=d instance=n10:9879 netdev=ens1f0np0 switch=leaf-a)" \
+  "$(alert RoceLinkDown warning cluster=d instance=n10:9879 device=mlx5_1 port=1 netdev=ens2f0np0 switch=leaf-a)" \
+  "$(alert RoceLinkQualityDegraded warning cluster=d instance=n10:9879 netdev=ens1f0np0 switch=leaf-a state=degraded)" \
+  "$(alert RoceGidDrift critical cluster=d instance=n10:9879 device=mlx5_0 port=1 netdev=ens1f0np0)" \
+  "$(alert RoceLinkQualityFailing critical cluster=d instance=n10:9879 netdev=ens3f0np0 switch=leaf-a state=failing)" \
+  "$(alert RoceLinkFlapping warning cluster=d instance=n11:9879 netdev=ens1f0np0 switch=leaf-b)" \
+  "$(alert RoceLinkFlapping warning cluster=d instance=n12:9879 netdev=ens1f0np0)" \
+  "$(alert RoceLinkFlapping warning cluster=e instance=n13:9879 netdev=ens1f0np0 switch=leaf-a)" \
+  "$(alert RoceLeafLinkQualityFailing critical cluster=d switch=leaf-b)" \
+  "$(alert RoceLinkQualityFailing critical cluster=d instance=n11:9879 netdev=ens2f0np0 switch=leaf-b state=failing)" \
+  "$(alert RoceFecUncorrectable critical cluster=d instance=n11:9879 netdev=ens2f0np0 switch=leaf-b)" \
+  "$(alert RoceLeafPfcStorm warning cluster=d switch=leaf-a)" \
+  "$(alert RocePfcStorm warning cluster=d instance=n10:9879 netdev=ens1f0np0 switch=leaf-a priority=3 direction=rx)" \
+  "$(alert RocePfcStorm warning cluster=d instance=n14:9879 netdev=ens1f0np0 switch=leaf-a priority=3 direction=tx)" \
+  "$(alert RoceRailMiscabled critical cluster=d instance=n15:9879 netdev=ens1f0np0)" \
+  "$(alert RoceRailLeafInconsistent warning cluster=d instance=n15:9879 netdev=ens1f0np0 switch=leaf-c)" \
+  "$(alert RoceRailLeafInconsistent warning cluster=d instance=n15:9879 netdev=ens2f0np0 switch=leaf-c)")
 curl -fsS --max-time 5 -H 'Content-Type: application/json' -d "[${alerts%,}]" "$AM_URL/api/v2/alerts" >/dev/null
 
 # paged INSTANCE ALERTNAME: a trigger reached PagerDuty listing the alert for that node.
@@ -60,7 +88,9 @@ paged() {
 e2e_wait_until 30 "the uninhibited critical alerts paged" bash -c "$(declare -f paged e2e_pd_has e2e_pd_events); PD_EVENTS='$PD_EVENTS'
   paged n1:9879 RoceTrafficCollapsed && paged n2:9879 RoceGidDrift && paged n3:9879 RoceIpMissing &&
   paged n2:9879 RoceTrafficCollapsed && paged n2:9879 RoceTrafficDegraded &&
-  paged '' RoceFabricFlapStorm && paged n8:9879 RoceGidDrift"
+  paged '' RoceFabricFlapStorm && paged n8:9879 RoceGidDrift &&
+  paged '' RoceLeafFlapStorm && paged '' RoceLeafLinkQualityFailing && paged n10:9879 RoceGidDrift &&
+  paged n10:9879 RoceLinkQualityFailing && paged n15:9879 RoceRailMiscabled"
 # Let Alertmanager flush a few more group intervals (2 s in the test copy) before asserting.
 sleep 6
 
@@ -70,7 +100,7 @@ alerts = json.load(sys.stdin)
 def state(name, instance="", **labels):
     for a in alerts:
         l = a["labels"]
-        if l["alertname"] == name and l.get("instance", "") == instance and all(l.get(k) == v for k, v in labels.items()):
+        if l["alertname"] == name and l.get("instance", "") == instance and all(l.get(k, "") == v for k, v in labels.items()):
             return "inhibited" if a["status"]["inhibitedBy"] else a["status"]["state"]
     return "missing"
 expected = [
@@ -88,6 +118,23 @@ expected = [
     (("RoceIpLostDuringFlap", "n8:9879"), {}, "inhibited"),
     (("RoceGidDrift", "n8:9879"), {}, "active"),                                # never inhibited
     (("RoceLinkFlapping", "n9:9879"), {}, "active"),                            # cluster c
+    (("RoceLeafFlapStorm", ""), {"cluster": "b"}, "inhibited"),                 # fabric storm in b
+    (("RoceLeafFlapStorm", ""), {"cluster": "d"}, "active"),
+    (("RoceLinkFlapping", "n10:9879"), {}, "inhibited"),                        # on leaf-a
+    (("RoceIpLostDuringFlap", "n10:9879"), {}, "inhibited"),
+    (("RoceLinkDown", "n10:9879"), {}, "inhibited"),
+    (("RoceLinkQualityDegraded", "n10:9879"), {}, "active"),                    # another kind
+    (("RoceGidDrift", "n10:9879"), {}, "active"),
+    (("RoceLinkQualityFailing", "n10:9879"), {}, "active"),                     # leaf-a: flaps only
+    (("RoceLinkFlapping", "n11:9879"), {}, "active"),                           # leaf-b
+    (("RoceLinkFlapping", "n12:9879"), {}, "active"),                           # no neighbor
+    (("RoceLinkFlapping", "n13:9879"), {}, "active"),                           # leaf-a of cluster e
+    (("RoceLinkQualityFailing", "n11:9879"), {}, "inhibited"),                  # leaf-b fails
+    (("RoceFecUncorrectable", "n11:9879"), {}, "inhibited"),
+    (("RocePfcStorm", "n10:9879"), {"direction": "rx"}, "inhibited"),           # a victim on leaf-a
+    (("RocePfcStorm", "n14:9879"), {"direction": "tx"}, "active"),              # the origin
+    (("RoceRailLeafInconsistent", "n15:9879"), {"netdev": "ens1f0np0"}, "inhibited"),  # by the plan
+    (("RoceRailLeafInconsistent", "n15:9879"), {"netdev": "ens2f0np0"}, "active"),
 ]
 problems = ["%s %s %s: %s, expected %s" % (n, i, l, state(n, i, **l), want)
             for (n, i), l, want in expected if state(n, i, **l) != want]
@@ -106,8 +153,9 @@ import json, sys
 events = [json.loads(line) for line in open(sys.argv[1], encoding="utf-8")]
 triggers = [e["body"] for e in events if e["body"].get("event_action") == "trigger"]
 problems = []
+# An incident's rail: its source (the node; the leaf for a leaf alert; the cluster) and netdev.
 def rail(t):
-    return (t["payload"]["custom_details"]["instance"], t["payload"]["custom_details"]["netdev"].split(" ")[0])
+    return (t["payload"]["source"], t["payload"]["custom_details"]["netdev"].split(" ")[0])
 for t in triggers:
     degraded = "RoceTrafficDegraded" in t["payload"]["custom_details"]["alerts"]
     if t["payload"]["severity"] != ("warning" if degraded else "critical"):
@@ -131,6 +179,14 @@ for r, t in last.items():
     listed = t["payload"]["custom_details"]["alerts"]
     if r in {("n1:9879", "ens1f0np0"), ("n2:9879", "ens1f0np0")} and "RoceTrafficCollapsed" in listed:
         problems.append("rail %s lists an inhibited alert: %r" % (r, listed))
+# One incident per leaf, named by its source; nothing of a muted leaf or rail pages.
+for leaf, name in {"leaf-a": "RoceLeafFlapStorm", "leaf-b": "RoceLeafLinkQualityFailing"}.items():
+    listed = last[(leaf, "")]["payload"]["custom_details"]["alerts"] if (leaf, "") in last else ""
+    if name not in listed:
+        problems.append("leaf %s: %r not in its page %r" % (leaf, name, listed))
+for source in ("leaf-x", "n11:9879"):
+    if any(t["payload"]["source"] == source for t in triggers):
+        problems.append("%s paged, but every alert of it is inhibited" % source)
 if any(not e["accepted"] for e in events):
     problems.append("the stand-in rejected events")
 print("pagerduty checks:", "all passed" if not problems else "FAILED %s" % problems)
