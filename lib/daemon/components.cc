@@ -4,6 +4,7 @@
 #include "daemon/restart_state.h"
 #include "gid_drift/gid_drift_component.h"
 #include "inventory/inventory_component.h"
+#include "lldp/recorded_lldp_socket.h"
 #include "netdev_health/netlink_component.h"
 
 namespace rocewatch {
@@ -55,7 +56,12 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
         return std::nullopt;
       return static_cast<int>(mtu);
     };
-    auto lldp = std::make_unique<LldpComponent>(env.options.lldp, env.host.lldp, read_mtu);
+    // A recorded host (--host-root over a bundle) replays its rails' recorded frames.
+    auto lldp = std::make_unique<LldpComponent>(
+        env.options.lldp,
+        RecordingsFirst(env.host.lldp, *env.host.files, *env.host.clock,
+                        env.options.common.paths.host_root),
+        read_mtu, env.host.host_pfc);
     set.lldp = lldp.get();
     set.all.push_back(std::move(lldp));
   }

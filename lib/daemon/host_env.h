@@ -21,6 +21,7 @@
 #include "ethtool/ethtool_sources.h"
 #include "export/http_fetch.h"
 #include "lldp/lldp_socket.h"
+#include "netlink/dcb_pfc.h"
 #include "netlink/rtnetlink_source.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -58,6 +59,8 @@ struct HostEnv {
   HttpFetch fetch;
   // Opens the receive-only LLDP socket of one netdev (AF_PACKET; needs CAP_NET_RAW).
   LldpSocketOpener lldp;
+  // The host's own PFC configuration of a netdev (DCB netlink); null: not read.
+  HostPfcReader host_pfc;
 
   // Makes `attributes` and `files` resolve every path below the roots of `paths` (--host-root,
   // --sysfs-root; "/" is no root) without following a link out of them (PosixFileSystem::

@@ -25,9 +25,16 @@ class LldpComponentTest : public ::testing::Test {
     snapshots_.node.devices.push_back(RoceDevice("mlx5_1", "rnic1", {"10.0.1.2"}));
     options.reopen_after = seconds(10);
     auto component = std::make_unique<LldpComponent>(
-        options, network_.Opener(), [this](const std::string& netdev) -> std::optional<int> {
+        options, network_.Opener(),
+        [this](const std::string& netdev) -> std::optional<int> {
           auto it = mtus_.find(netdev);
           return it == mtus_.end() ? std::nullopt : std::optional<int>(it->second);
+        },
+        [this](const std::string& netdev) -> StatusOr<std::optional<HostPfc>> {
+          ++pfc_reads_;
+          if (pfc_failing_) return Status::IoError("DCB_CMD_IEEE_GET " + netdev + ": timed out");
+          auto it = host_pfc_.find(netdev);
+          return it == host_pfc_.end() ? std::optional<HostPfc>() : it->second;
         });
     component_ = component.get();
     monitor_.AddComponent(std::move(component));
@@ -76,6 +83,9 @@ class LldpComponentTest : public ::testing::Test {
   std::vector<std::string> events_;
   std::vector<prometheus::MetricFamily> exposition_;
   std::map<std::string, int> mtus_ = {{"rnic0", 9000}, {"rnic1", 9000}};
+  std::map<std::string, std::optional<HostPfc>> host_pfc_;  // absent: the driver has no DCB
+  bool pfc_failing_ = false;
+  int pfc_reads_ = 0;
 };
 
 TEST_F(LldpComponentTest, ARailsNeighborIsExportedWithItsPfcAndFrameSize) {
@@ -212,7 +222,8 @@ class LldpComponentFindingsTest : public LldpComponentTest {
   std::vector<std::string> Checks() const {
     std::vector<std::string> checks;
     for (const Finding& f : monitor_.CurrentFindings())
-      if (f.check.find("lldp") != std::string::npos || f.check.find("switch") != std::string::npos)
+      if (f.check.find("lldp") != std::string::npos ||
+          f.check.find("switch") != std::string::npos || f.check.find("rail_") != std::string::npos)
         checks.push_back(f.check + "@" + f.subject);
     return checks;
   }
@@ -269,6 +280,39 @@ TEST_F(LldpComponentPlanTest, SwappedRailsAreMiscabledAndExportedAsNotAsPlanned)
   RunFor(seconds(2));
   EXPECT_EQ(Value("rocewatch_rail_cabled_as_planned", {{"netdev", "rnic1"}}), 1);
   for (const Finding& f : monitor_.CurrentFindings()) EXPECT_NE(f.check, "rail_miscabled");
+}
+
+TEST_F(LldpComponentFindingsTest, TheHostsPfcIsExportedAndComparedWithTheSwitchs) {
+  host_pfc_["rnic0"] = HostPfc{.enabled = 0x18, .capability = 8};
+  host_pfc_["rnic1"] = HostPfc{.enabled = 0x08, .capability = 8};
+  Start();
+  Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08));
+  Send("rnic1", LldpFrameBuilder::Leaf(7, 4).Pfc(0x08));
+  RunFor(seconds(2));
+  EXPECT_EQ(Value("rocewatch_netdev_pfc_enabled", {{"netdev", "rnic0"}, {"priority", "4"}}), 1);
+  EXPECT_EQ(Value("rocewatch_netdev_pfc_enabled", {{"netdev", "rnic0"}, {"priority", "2"}}), 0);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"switch_pfc_differs_from_host@rnic0"});
+  // Read once a minute, not every poll.
+  EXPECT_EQ(pfc_reads_, 2);
+  // The host is fixed; a failed read later leaves it unknown, never a stale fact.
+  // (The switches repeat their frames, as switches do, so the neighbors do not expire.)
+  auto repeat = [this] {
+    for (int i = 0; i < 2; ++i) {
+      Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08));
+      Send("rnic1", LldpFrameBuilder::Leaf(7, 4).Pfc(0x08));
+      RunFor(kHostPfcEvery / 2);
+    }
+  };
+  host_pfc_["rnic0"] = HostPfc{.enabled = 0x08, .capability = 8};
+  repeat();
+  EXPECT_TRUE(Checks().empty());
+  EXPECT_EQ(pfc_reads_, 4);
+  pfc_failing_ = true;
+  host_pfc_["rnic0"] = HostPfc{.enabled = 0x18, .capability = 8};
+  repeat();
+  EXPECT_TRUE(Checks().empty());
+  EXPECT_TRUE(Samples("rocewatch_netdev_pfc_enabled", {}).empty());
+  EXPECT_EQ(Value("rocewatch_source_errors_total", {{"source", "dcb"}}), 2);
 }
 
 TEST_F(LldpComponentFindingsTest, WithoutAPlanNoRailHasAPlanVerdict) {

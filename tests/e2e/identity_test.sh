@@ -153,6 +153,9 @@ for who in daemonset job-awareness systemd none; do
     "m('rocewatch_netdev_ethtool_supported{netdev=\"$netdev\",request=\"statistics\"}') == 1"
   check "$who" "ethtool netlink link state" "read" \
     "m('rocewatch_netdev_ethtool_supported{netdev=\"$netdev\",request=\"link_state\"}') == 1"
+  # DCB GET is unprivileged: a veth has no DCB, which is an answer (no series), not a failure.
+  check "$who" "DCB PFC (RTM_GETDCB)" "answered (no DCB on veth)" \
+    "m('rocewatch_source_errors_total{source=\"dcb\"}') is None and m('rocewatch_netdev_pfc_enabled{netdev=\"$netdev\",priority=\"3\"}') is None"
 done
 # Module EEPROM: admin-only in the kernel. With CAP_NET_ADMIN the request reaches the driver, which
 # on veth has no module (EOPNOTSUPP: no series, no finding); without it the kernel refuses it.

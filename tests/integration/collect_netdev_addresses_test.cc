@@ -27,7 +27,7 @@ TEST(CollectNetdevAddressesTest, DiagnoseOfTheBundleReportsTheCollectingNamespac
   ASSERT_TRUE(WriteExampleNode(host.path()).ok());
   const std::string binary = std::string(ROCEWATCH_BINARY);
   int status = -1;
-  RunCommand((*ns)->ExecPrefix() + binary + " collect --no-optics " + bundle.path() +
+  RunCommand((*ns)->ExecPrefix() + binary + " collect --no-optics --lldp-wait 0 " + bundle.path() +
                  " --host-root " + host.path() + " 2>/dev/null",
              &status);
   ASSERT_EQ(status, 0);

@@ -322,6 +322,12 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
                    "The kubelet pod-resources socket whose answer is recorded (default under "
                    "--host-root; none: not asked)")
       ->envname("ROCEWATCH_KUBELET_SOCKET");
+  std::string collect_lldp_wait = FormatDuration(CollectCommandOptions{}.lldp_wait);
+  collect
+      ->add_option("--lldp-wait", collect_lldp_wait,
+                   "How long to wait for each rail's LLDP frame (0: do not record LLDP)")
+      ->envname("ROCEWATCH_LLDP_WAIT")
+      ->capture_default_str();
 
   // Slurm's HealthCheckProgram (docs/deploy.md, "Slurm").
   RawCommon slurm_common;
@@ -369,6 +375,13 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
     }
     CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
     options.consumers.kubelet_socket = collect_kubelet_socket;
+    StatusOr<Duration> lldp_wait = NamedDuration("--lldp-wait", collect_lldp_wait);
+    if (!lldp_wait.ok()) {
+      std::cerr << "rocewatch collect: "
+                << NameValueSources(lldp_wait.status().message(), typed, args) << "\n";
+      return 3;
+    }
+    options.lldp_wait = *lldp_wait;
     return RunCollect(ConfinedHostEnv(env, common->paths), options, std::cout, std::cerr);
   }
 

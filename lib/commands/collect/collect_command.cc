@@ -1,7 +1,9 @@
 #include "collect/collect_command.h"
 
 #include "collect/support_bundle.h"
+#include "core/duration.h"
 #include "core/terminal_text.h"
+#include "lldp/recorded_lldp_socket.h"
 #include "netlink/netlink_netdev_reader.h"
 
 namespace rocewatch {
@@ -26,9 +28,18 @@ int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::os
     return 3;
   }
   std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
+  CollectOptions collect;
+  collect.optics = options.optics;
+  collect.kubelet = kubelet.get();
+  // A recorded host (a bundle) gives its recordings back; a live one its sockets.
+  collect.lldp = RecordingsFirst(env.lldp, fs, *env.clock, paths.host_root);
+  collect.clock = env.clock;
+  collect.lldp_wait = options.lldp_wait;
+  if (options.lldp_wait > Duration::zero())
+    err << "rocewatch collect: waiting up to " << FormatDuration(options.lldp_wait)
+        << " for each rail's LLDP frame (--lldp-wait 0 skips)\n";
   StatusOr<CollectSummary> summary =
-      CollectSupportBundle(fs, paths, ethtool, netdevs, writer,
-                           CollectOptions{options.optics, kubelet.get()}, env.clock->UnixSeconds());
+      CollectSupportBundle(fs, paths, ethtool, netdevs, writer, collect, env.clock->UnixSeconds());
   if (!summary.ok()) {
     err << "rocewatch collect: cannot write the bundle: "
         << TerminalSafe(summary.status().message()) << "\n";

@@ -17,6 +17,9 @@ struct CollectCommandOptions {
   std::string directory;
   bool optics = true;
   ConsumerOptions consumers;  // --kubelet-socket: whose pod-resources answer is recorded
+  // --lldp-wait: how long to wait for each rail's LLDP frame (switches send every 30 s by
+  // default); zero records none.
+  Duration lldp_wait = std::chrono::seconds(31);
 };
 
 int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::ostream& out,

@@ -7,9 +7,11 @@
 #include <set>
 
 #include "build_info.h"
+#include "collect/lldp_capture.h"
 #include "consumers/pod_resources_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
+#include "lldp/lldp_pcap.h"
 #include "os/netdev_recording.h"
 
 namespace rocewatch {
@@ -106,6 +108,17 @@ std::set<std::string> RnicNetdevs(const FileSystem& fs, const std::string& infin
       }
     }
   }
+  return netdevs;
+}
+
+// The netdevs of the RDMA ports themselves (<device>/device/net/<name>): where a switch's LLDP
+// arrives, untagged (VLAN and bond uppers are not listened on).
+std::set<std::string> PortNetdevs(const FileSystem& fs, const std::string& infiniband) {
+  std::set<std::string> netdevs;
+  if (auto devices = fs.ListDir(infiniband); devices.ok())
+    for (const std::string& device : *devices)
+      if (auto names = fs.ListDir(JoinPath(infiniband, device + "/device/net")); names.ok())
+        netdevs.insert(names->begin(), names->end());
   return netdevs;
 }
 
@@ -273,6 +286,15 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
   }
 
   CollectEthtool(ethtool, netdevs, copy, summary, options);
+
+  // Each rail's far end: the last LLDP frame of each RoCE port's netdev, as tcpdump writes it.
+  if (options.lldp && options.clock != nullptr && options.lldp_wait > Duration::zero()) {
+    LldpCapture lldp = CaptureLldpFrames(options.lldp, PortNetdevs(fs, infiniband), *options.clock,
+                                         options.lldp_wait);
+    for (const auto& [netdev, frame] : lldp.last_frame)
+      copy.Write("rocewatch/lldp/" + netdev + ".pcap", WriteLldpPcap(frame, unix_now));
+    summary.failures.insert(summary.failures.end(), lldp.failures.begin(), lldp.failures.end());
+  }
 
   meta["rnic_netdevs"] = summary.netdevs;
   meta["files"] = summary.files + 1;

@@ -23,7 +23,9 @@
 
 #include "collect/bundle_writer.h"
 #include "consumers/pod_resources.h"
+#include "core/clock.h"
 #include "ethtool/ethtool_poller.h"
+#include "lldp/lldp_socket.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
 #include "os/netdev_reader.h"
@@ -35,6 +37,11 @@ struct CollectOptions {
   // The kubelet's pod-resources API, recorded as rocewatch/kubelet/pod-resources.json; null: not
   // asked (no recording: diagnose of the bundle then looks for a socket inside it, finds none).
   PodResourcesSource* kubelet = nullptr;
+  // Each rail's LLDP frame (collect/lldp_capture.h): the sockets to read, the clock of the wait and
+  // its bound; no opener or a zero wait records none.
+  LldpSocketOpener lldp;
+  const Clock* clock = nullptr;
+  Duration lldp_wait{};
 };
 
 struct CollectSummary {

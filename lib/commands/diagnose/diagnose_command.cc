@@ -255,6 +255,13 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
       report.findings.insert(report.findings.end(), missing.begin(), missing.end());
     }
   }
+  // Each rail's far end: the daemon's LLDP neighbor, else a bundle's recording.
+  RailNeighborLook neighbors =
+      LookUpRailNeighbors(report.snapshot, daemon && daemon->usable() ? &daemon->metrics : nullptr,
+                          fs, paths.host_root);
+  report.neighbors = std::move(neighbors.by_netdev);
+  report.findings.insert(report.findings.end(), neighbors.findings.begin(),
+                         neighbors.findings.end());
   if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
   if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
   return report;

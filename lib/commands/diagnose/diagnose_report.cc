@@ -78,6 +78,20 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
       }
       if (!port.counters.unreadable.empty())
         added["counters_unreadable"] = port.counters.unreadable;
+      // The far end (LLDP) of a RoCE port's netdev: null while unknown.
+      if (const std::string netdev = PrimaryNetdev(port); port.IsRoce() && !netdev.empty()) {
+        auto n = report.neighbors.find(netdev);
+        if (n == report.neighbors.end()) {
+          added["neighbor"] = nullptr;
+        } else {
+          const NeighborLabels& l = n->second.labels;
+          added["neighbor"] = {{"source", n->second.source},
+                               {"chassis_id", l.chassis_id},
+                               {"port_id", l.port_id},
+                               {"system_name", l.system_name},
+                               {"port_description", l.port_description}};
+        }
+      }
     }
     devices.push_back({{"name", device.name},
                        {"fw_ver", device.fw_ver},
@@ -192,6 +206,19 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
         out << (i ? "," : "") << Safe(port.netdevs[i]);
       if (port.netdevs.empty()) out << "-";
       out << ", " << GidSlotsLine(port) << "\n";
+      if (const std::string netdev = PrimaryNetdev(port); port.IsRoce() && !netdev.empty()) {
+        auto n = report.neighbors.find(netdev);
+        out << "    far end: ";
+        if (n == report.neighbors.end()) {
+          out << "unknown (no LLDP frame yet)\n";
+        } else {
+          const NeighborLabels& l = n->second.labels;
+          out << Safe(l.system_name.empty() ? l.chassis_id : l.system_name) << " port "
+              << Safe(l.port_id);
+          if (!l.port_description.empty()) out << " (" << Safe(l.port_description) << ")";
+          out << ", from the " << (n->second.source == "daemon" ? "daemon" : "recording") << "\n";
+        }
+      }
       if (!port.gids.empty()) {
         out << "    " << Pad("INDEX", 7) << Pad("GID", 41) << Pad("TYPE", 9) << Pad("IPV4", 16)
             << "NETDEV\n";

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnose/rail_neighbors.h"
 #include "link_quality/link_quality_report.h"
 #include "model/finding.h"
 #include "model/node.h"
@@ -33,6 +34,9 @@ struct DiagnoseReport {
   // Who uses each rail (devices[].consumers[] in JSON, "Who uses each rail" in text); absent
   // when consumers were not looked for.
   std::optional<ConsumerObservation> consumers;
+  // Each RoCE port netdev's LLDP neighbor, where known (devices[].ports[].neighbor in JSON, the
+  // "far end" line of each port in text); a RoCE port without an entry shows it as unknown.
+  std::map<std::string, RailNeighborReport> neighbors;
   // The daemon's recent warning and critical events ("<time>  <line>"), oldest first (empty
   // without a daemon).
   std::vector<std::string> daemon_events;

@@ -17,6 +17,14 @@ std::string Hex16(uint16_t value) {
 
 std::string Subject(const RailFarEnd& rail) { return rail.netdev; }
 
+// "3,4" for the bitmap 0x18; "none" for 0.
+std::string Priorities(uint8_t bitmap) {
+  std::string out;
+  for (int p = 0; p < 8; ++p)
+    if (bitmap & (1u << p)) out += (out.empty() ? "" : ",") + std::to_string(p);
+  return out.empty() ? "none" : out;
+}
+
 void CheckOne(const RailFarEnd& rail, std::vector<Finding>& out) {
   const LldpFrame& f = *rail.neighbor;
   const std::string far_end = DescribeFarEnd(f);
@@ -47,6 +55,17 @@ void CheckOne(const RailFarEnd& rail, std::vector<Finding>& out) {
                      "QoS profile; on the host, the NIC's DCB/PFC settings and the RoCE traffic "
                      "class)"});
   }
+  if (f.pfc && rail.host_pfc_enabled && f.pfc->enabled != *rail.host_pfc_enabled)
+    out.push_back(
+        {SeverityOf("switch_pfc_differs_from_host"), "switch_pfc_differs_from_host", Subject(rail),
+         rail.netdev + ": switch " + far_end + " enables PFC on priorities " +
+             Priorities(f.pfc->enabled) + ", the host on " + Priorities(*rail.host_pfc_enabled) +
+             ": on the priorities they disagree on, one side pauses while the other "
+             "drops, so traffic there is not lossless (drops, retransmissions, slow "
+             "or hung collectives)",
+         "make the host's PFC priorities (mlnx_qos -i " + rail.netdev +
+             " --pfc ..., or DCBX willing mode) and the switch port's QoS profile "
+             "agree"});
   if (f.max_frame_size && rail.mtu && *f.max_frame_size < *rail.mtu + kEthernetOverheadBytes)
     out.push_back({SeverityOf("switch_max_frame_too_small"), "switch_max_frame_too_small",
                    Subject(rail),

@@ -7,6 +7,10 @@
 //   switch_pfc_missing_roce_priority (critical)
 //                                       the switch maps RoCE v2 to a priority its PFC TLV does not
 //                                       enable: lossless traffic is not lossless
+//   switch_pfc_differs_from_host (critical)
+//                                       the switch's PFC TLV and the host's own PFC
+//                                       configuration (DCB) enable different priorities: one
+//                                       side pauses a priority the other drops
 //   switch_max_frame_too_small (warning) the switch port's maximum frame size is below the
 //                                       netdev's MTU plus the Ethernet header and FCS (18 bytes)
 //   lldp_absent (info)                  rocewatch has listened on every rail for a while and no
@@ -24,9 +28,10 @@ namespace rocewatch {
 
 struct RailFarEnd {
   std::string netdev;
-  std::string port;                     // "mlx5_0/1"
-  const LldpFrame* neighbor = nullptr;  // null: no neighbor (now)
-  std::optional<int> mtu;               // the netdev's MTU, when known
+  std::string port;                         // "mlx5_0/1"
+  const LldpFrame* neighbor = nullptr;      // null: no neighbor (now)
+  std::optional<int> mtu;                   // the netdev's MTU, when known
+  std::optional<uint8_t> host_pfc_enabled;  // the host's PFC priorities (DCB), when known
 };
 
 struct FabricObservation {

@@ -3,13 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include "fabric/fabric_checks.h"
+#include "fabric/fabric_metric_names.h"
 #include "fabric/neighbor_labels.h"
 #include "fabric/rail_cabling_checks.h"
 
 namespace rocewatch {
 namespace {
 
-constexpr std::string_view kNeighborInfo = "rocewatch_rail_neighbor_info";
+constexpr std::string_view kNeighborInfo = kRailNeighborInfoMetric;
 constexpr std::string_view kNeighborAge = "rocewatch_rail_neighbor_age_seconds";
 constexpr std::string_view kNeighborPfc = "rocewatch_rail_neighbor_pfc_enabled";
 constexpr std::string_view kNeighborRocePriority = "rocewatch_rail_neighbor_roce_priority";
@@ -19,18 +20,22 @@ constexpr std::string_view kInvalid = "rocewatch_lldp_frames_invalid_total";
 constexpr std::string_view kDropped = "rocewatch_lldp_frames_dropped_total";
 constexpr std::string_view kReceiving = "rocewatch_lldp_receiving";
 constexpr std::string_view kCabledAsPlanned = "rocewatch_rail_cabled_as_planned";
+constexpr std::string_view kHostPfc = "rocewatch_netdev_pfc_enabled";
 
 }  // namespace
 
-LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu)
+LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu,
+                             HostPfcReader read_pfc)
     : options_(options),
       open_(std::move(open)),
       read_mtu_(std::move(read_mtu)),
+      read_pfc_(std::move(read_pfc)),
       table_(options.limits) {}
 
 void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (!options_.enabled) return;
   Reconcile(ctx, snapshot);
+  ReadHostPfc(ctx);
   for (auto& [netdev, receiver] : receivers_)
     if (receiver.socket && receiver.socket->fd() < 0) Read(ctx, netdev, receiver);
   for (const std::string& netdev : table_.Expire(ctx.clock().Now())) {
@@ -44,8 +49,31 @@ void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot
   }
 }
 
+// Whether the snapshot's RoCE port netdevs are exactly rails_ (no allocation).
+bool LldpComponent::SameRails(const NodeSnapshot& snapshot) const {
+  size_t seen = 0;
+  for (const Device& device : snapshot.devices)
+    for (const Port& port : device.ports) {
+      // The primary netdev (model/node.h), without its copy.
+      if (!port.IsRoce() || port.netdevs.empty() || port.netdevs.front().empty()) continue;
+      auto it = rails_.find(port.netdevs.front());
+      if (it == rails_.end() || it->second.first != device.name || it->second.second != port.number)
+        return false;
+      ++seen;
+    }
+  return seen == rails_.size();
+}
+
 // Sockets follow the RoCE ports' own netdevs: opened for new ones, closed for those gone.
 void LldpComponent::Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  MonoTime now = ctx.clock().Now();
+  // Most polls see the rails of the last one: nothing to build, only sockets to retry.
+  if (SameRails(snapshot)) {
+    for (auto& [netdev, receiver] : receivers_)
+      if (!receiver.socket && (!receiver.retry_at || now >= *receiver.retry_at))
+        Open(ctx, netdev, receiver);
+    return;
+  }
   std::map<std::string, std::pair<std::string, uint32_t>> rails;
   for (const Device& device : snapshot.devices)
     for (const Port& port : device.ports) {
@@ -63,15 +91,38 @@ void LldpComponent::Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot)
     reported_.erase(it->first);
     last_far_end_.erase(it->first);
     mtus_.erase(it->first);
+    host_pfc_.erase(it->first);
     it = receivers_.erase(it);
   }
-  MonoTime now = ctx.clock().Now();
   for (const auto& [netdev, rail] : rails) {
     Receiver& receiver = receivers_[netdev];
     if (!receiver.socket && (!receiver.retry_at || now >= *receiver.retry_at))
       Open(ctx, netdev, receiver);
   }
   rails_ = std::move(rails);
+}
+
+// The host's PFC of each rail, at most every kHostPfcEvery. A failed read leaves it unknown (and
+// is counted); a netdev not in this namespace (a recorded host) is unknown quietly.
+void LldpComponent::ReadHostPfc(MonitorContext& ctx) {
+  if (!read_pfc_) return;
+  const MonoTime now = ctx.clock().Now();
+  for (const auto& [netdev, rail] : rails_) {
+    HostPfcState& state = host_pfc_[netdev];
+    if (state.read_at && now - *state.read_at < kHostPfcEvery) continue;
+    state.read_at = now;
+    StatusOr<std::optional<HostPfc>> read = read_pfc_(netdev);
+    if (read.ok()) {
+      state.pfc = *read;
+      continue;
+    }
+    state.pfc.reset();
+    if (read.status().code() != StatusCode::kNotFound) {
+      ctx.CountSourceError("dcb");
+      spdlog::debug("DCB: cannot read the PFC configuration of {}: {}", netdev,
+                    read.status().ToString());
+    }
+  }
 }
 
 void LldpComponent::Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver) {
@@ -177,6 +228,9 @@ RailCablingResult LldpComponent::CheckCabling() const {
 
 void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   out.DeclareGauges({
+      {kHostPfc,
+       "1 where the host's own PFC configuration of the netdev (DCB netlink, IEEE 802.1Qaz) "
+       "enables PFC on the priority, 0 where not; absent where the driver has no DCB."},
       {kCabledAsPlanned,
        "1 when the rail's LLDP neighbor is the switch and port the rail plan (--rail-plan) "
        "names, 0 when it is another; absent without a plan, a plan line or a neighbor."},
@@ -203,6 +257,11 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
               "full receive queue.",
               prometheus::MetricType::Counter);
   MonoTime now = ctx.clock().Now();
+  for (const auto& [netdev, state] : host_pfc_)
+    if (state.pfc)
+      for (int priority = 0; priority < 8; ++priority)
+        out.Gauge(kHostPfc, "", {{"netdev", netdev}, {"priority", std::to_string(priority)}},
+                  (state.pfc->enabled >> priority) & 1);
   if (options_.rail_plan)
     for (const RailCablingVerdict& verdict : CheckCabling().verdicts)
       out.Gauge(kCabledAsPlanned, "", {{"netdev", verdict.netdev}}, verdict.as_planned ? 1 : 0);
@@ -238,19 +297,34 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
 }
 
 void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  // Findings are asked for on every poll: without any neighbor the one possible finding is
+  // lldp_absent, which needs only the count of open sockets.
   FabricObservation observation;
+  if (table_.neighbors().empty()) {
+    size_t open = 0;
+    for (const auto& [netdev, receiver] : receivers_) open += receiver.socket != nullptr;
+    if (open == 0 || !listening_since_ || ctx.clock().Now() - *listening_since_ < kLldpAbsentAfter)
+      return;
+  }
   for (const auto& [netdev, receiver] : receivers_) {
     if (!receiver.socket) continue;
-    RailFarEnd rail{.netdev = netdev, .port = "", .neighbor = nullptr, .mtu = std::nullopt};
+    RailFarEnd rail{.netdev = netdev,
+                    .port = "",
+                    .neighbor = nullptr,
+                    .mtu = std::nullopt,
+                    .host_pfc_enabled = std::nullopt};
     if (auto r = rails_.find(netdev); r != rails_.end())
       rail.port = r->second.first + "/" + std::to_string(r->second.second);
     if (const LldpNeighbor* n = table_.neighbor(netdev)) rail.neighbor = &n->frame;
     if (auto m = mtus_.find(netdev); m != mtus_.end()) rail.mtu = m->second;
+    if (auto p = host_pfc_.find(netdev); p != host_pfc_.end() && p->second.pfc)
+      rail.host_pfc_enabled = p->second.pfc->enabled;
     observation.rails.push_back(std::move(rail));
   }
   if (listening_since_) observation.listening_for = ctx.clock().Now() - *listening_since_;
   std::vector<Finding> findings = CheckFabric(observation);
   out.insert(out.end(), findings.begin(), findings.end());
+  if (table_.neighbors().empty()) return;
   std::vector<Finding> cabling = CheckCabling().findings;
   out.insert(out.end(), cabling.begin(), cabling.end());
 }

@@ -18,8 +18,13 @@
 #include "fabric/lldp_options.h"
 #include "fabric/rail_cabling_checks.h"
 #include "lldp/lldp_socket.h"
+#include "netlink/dcb_pfc.h"
 
 namespace rocewatch {
+
+// How often the host's PFC configuration of each rail is read (DCB netlink; it changes only when
+// an operator or a DCBX exchange changes it).
+inline constexpr Duration kHostPfcEvery = std::chrono::seconds(60);
 
 class LldpComponent final : public MonitorComponent {
  public:
@@ -27,7 +32,10 @@ class LldpComponent final : public MonitorComponent {
   using MtuReader = std::function<std::optional<int>(const std::string& netdev)>;
   // `open` makes the socket of one netdev (HostEnv::lldp); `read_mtu` is asked when a rail's
   // neighbor arrives or changes.
-  LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu);
+  // `read_pfc` (null: not read) gives the host's own PFC configuration of each rail, read every
+  // kHostPfcEvery.
+  LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu,
+                HostPfcReader read_pfc = nullptr);
 
   std::string_view name() const override { return "lldp"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
@@ -49,15 +57,23 @@ class LldpComponent final : public MonitorComponent {
     std::string error;
   };
   void Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot);
+  bool SameRails(const NodeSnapshot& snapshot) const;
   void Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void ReportChanges(MonitorContext& ctx);
+  void ReadHostPfc(MonitorContext& ctx);
   // Each rail's neighbor against the rail plan, or the layout inferred without one.
   RailCablingResult CheckCabling() const;
 
   const LldpOptions options_;
   LldpSocketOpener open_;
   MtuReader read_mtu_;
+  HostPfcReader read_pfc_;
+  struct HostPfcState {
+    std::optional<HostPfc> pfc;  // nullopt: no DCB, or the last read failed (unknown)
+    std::optional<MonoTime> read_at;
+  };
+  std::map<std::string, HostPfcState> host_pfc_;    // by rail netdev
   std::map<std::string, std::optional<int>> mtus_;  // read when the neighbor arrived or changed
   std::optional<MonoTime> listening_since_;         // the first socket opened
   std::map<std::string, Receiver> receivers_;       // by netdev
