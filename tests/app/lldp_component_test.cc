@@ -315,6 +315,26 @@ TEST_F(LldpComponentFindingsTest, TheHostsPfcIsExportedAndComparedWithTheSwitchs
   EXPECT_EQ(Value("rocewatch_source_errors_total", {{"source", "dcb"}}), 2);
 }
 
+TEST_F(LldpComponentFindingsTest, FindingsFollowNewContentFromTheSameSwitchPort) {
+  Start();
+  Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08).RocePriority(3));
+  RunFor(seconds(2));
+  EXPECT_TRUE(Checks().empty());
+  // The switch's repeats change nothing; then its PFC profile changes under the same port.
+  for (int i = 0; i < 3; ++i) {
+    Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08).RocePriority(3));
+    RunFor(seconds(30));
+    EXPECT_TRUE(Checks().empty());
+  }
+  Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x10).RocePriority(3));
+  RunFor(seconds(2));
+  EXPECT_EQ(Checks(), std::vector<std::string>{"switch_pfc_missing_roce_priority@rnic0"});
+  // And back.
+  Send("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08).RocePriority(3));
+  RunFor(seconds(2));
+  EXPECT_TRUE(Checks().empty());
+}
+
 TEST_F(LldpComponentFindingsTest, WithoutAPlanNoRailHasAPlanVerdict) {
   Start();
   Send("rnic0", LldpFrameBuilder::Leaf(1, 42));

@@ -31,6 +31,22 @@ TEST_F(LldpNeighborTableTest, AFrameMakesTheNetdevsNeighbor) {
   EXPECT_EQ(table.neighbor("rnic1"), nullptr);
 }
 
+TEST_F(LldpNeighborTableTest, AByteIdenticalRepeatRefreshesTheTtlWithoutParsingNewContent) {
+  EXPECT_EQ(Receive("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08)), LldpFrameOutcome::kAccepted);
+  clock.Advance(seconds(100));
+  EXPECT_EQ(Receive("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x08)), LldpFrameOutcome::kRepeated);
+  EXPECT_EQ(table.neighbor("rnic0")->last_seen, clock.Now());
+  EXPECT_EQ(table.neighbor("rnic0")->expires, clock.Now() + seconds(120));
+  clock.Advance(seconds(100));
+  EXPECT_TRUE(table.Expire(clock.Now()).empty()) << "the repeat restarted the TTL";
+  EXPECT_EQ(table.counters().at("rnic0").frames, 2u);
+  // New content from the same far end (PFC changed on the switch) is a change, and is parsed.
+  EXPECT_EQ(Receive("rnic0", LldpFrameBuilder::Leaf(7, 3).Pfc(0x18)), LldpFrameOutcome::kAccepted);
+  EXPECT_EQ(table.neighbor("rnic0")->frame.pfc->enabled, 0x18);
+  // The same bytes on another netdev are that netdev's first frame.
+  EXPECT_EQ(Receive("rnic1", LldpFrameBuilder::Leaf(7, 3).Pfc(0x18)), LldpFrameOutcome::kAccepted);
+}
+
 TEST_F(LldpNeighborTableTest, TheNewestSenderIsTheNeighborAndFirstSeenFollowsTheFarEnd) {
   MonoTime start = clock.Now();
   Receive("rnic0", LldpFrameBuilder::Leaf(7, 3));
@@ -91,9 +107,9 @@ TEST_F(LldpNeighborTableTest, AFloodIsCappedPerNetdevWithoutParsing) {
   EXPECT_EQ(table.neighbors().size(), 1u);
   // Another rail is not affected.
   EXPECT_EQ(Receive("rnic1", LldpFrameBuilder::Leaf(7, 4)), LldpFrameOutcome::kAccepted);
-  // Once the flood stops, the bucket refills.
+  // Once the flood stops, the bucket refills: admitted again (the same frame: a repeat).
   clock.Advance(seconds(2));
-  EXPECT_EQ(Receive("rnic0", LldpFrameBuilder::Leaf(7, 3)), LldpFrameOutcome::kAccepted);
+  EXPECT_EQ(Receive("rnic0", LldpFrameBuilder::Leaf(7, 3)), LldpFrameOutcome::kRepeated);
 }
 
 TEST_F(LldpNeighborTableTest, KernelDropsCountAsReceivedAndDropped) {

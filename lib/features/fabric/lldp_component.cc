@@ -39,6 +39,7 @@ void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot
   for (auto& [netdev, receiver] : receivers_)
     if (receiver.socket && receiver.socket->fd() < 0) Read(ctx, netdev, receiver);
   for (const std::string& netdev : table_.Expire(ctx.clock().Now())) {
+    cached_findings_.reset();
     auto reported = reported_.find(netdev);
     if (reported == reported_.end()) continue;
     ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(reported->second) +
@@ -74,6 +75,7 @@ void LldpComponent::Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot)
         Open(ctx, netdev, receiver);
     return;
   }
+  cached_findings_.reset();
   std::map<std::string, std::pair<std::string, uint32_t>> rails;
   for (const Device& device : snapshot.devices)
     for (const Port& port : device.ports) {
@@ -112,11 +114,14 @@ void LldpComponent::ReadHostPfc(MonitorContext& ctx) {
     if (state.read_at && now - *state.read_at < kHostPfcEvery) continue;
     state.read_at = now;
     StatusOr<std::optional<HostPfc>> read = read_pfc_(netdev);
-    if (read.ok()) {
-      state.pfc = *read;
-      continue;
-    }
-    state.pfc.reset();
+    auto same = [](const std::optional<HostPfc>& a, const std::optional<HostPfc>& b) {
+      return a.has_value() == b.has_value() &&
+             (!a || (a->enabled == b->enabled && a->capability == b->capability));
+    };
+    std::optional<HostPfc> now_known = read.ok() ? *read : std::nullopt;
+    if (!same(state.pfc, now_known)) cached_findings_.reset();
+    state.pfc = now_known;
+    if (read.ok()) continue;
     if (read.status().code() != StatusCode::kNotFound) {
       ctx.CountSourceError("dcb");
       spdlog::debug("DCB: cannot read the PFC configuration of {}: {}", netdev,
@@ -141,6 +146,7 @@ void LldpComponent::Open(MonitorContext& ctx, const std::string& netdev, Receive
     return;
   }
   receiver.socket = std::move(socket).value();
+  cached_findings_.reset();
   receiver.retry_at.reset();
   receiver.error.clear();
   table_.Track(netdev);
@@ -156,6 +162,7 @@ void LldpComponent::Open(MonitorContext& ctx, const std::string& netdev, Receive
 void LldpComponent::Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver) {
   StatusOr<LldpReceived> received = receiver.socket->Read(options_.frames_per_wakeup);
   if (!received.ok()) {  // the netdev went away under the socket: open again later
+    cached_findings_.reset();
     ctx.CountSourceError("lldp");
     if (receiver.socket->fd() >= 0) ctx.loop().UnwatchFd(receiver.socket->fd());
     receiver.socket.reset();
@@ -164,9 +171,17 @@ void LldpComponent::Read(MonitorContext& ctx, const std::string& netdev, Receive
     return;
   }
   MonoTime now = ctx.clock().Now();
-  for (const std::vector<uint8_t>& frame : received->frames) table_.Observe(netdev, frame, now);
+  bool changed = false;
+  for (const std::vector<uint8_t>& frame : received->frames) {
+    LldpFrameOutcome outcome = table_.Observe(netdev, frame, now);
+    changed =
+        changed || outcome == LldpFrameOutcome::kAccepted || outcome == LldpFrameOutcome::kShutdown;
+  }
   table_.CountKernelDrops(netdev, received->kernel_drops);
-  if (!received->frames.empty() || received->kernel_drops > 0) {
+  // A repeat of the same frame (every 30 s from a switch) or a dropped one changes no neighbor:
+  // its counters are read when /metrics is asked for; nothing to report or publish.
+  if (changed) {
+    cached_findings_.reset();
     ReportChanges(ctx);
     ctx.RequestPublish();
   }
@@ -297,8 +312,13 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
 }
 
 void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
-  // Findings are asked for on every poll: without any neighbor the one possible finding is
-  // lldp_absent, which needs only the count of open sockets.
+  // Findings are asked for on every poll and every publish. With neighbors they depend only on
+  // what changes the cache (neighbors, sockets, MTUs, the host's PFC): kept until then. Without
+  // any neighbor the one possible finding is lldp_absent, which needs only the open sockets.
+  if (!table_.neighbors().empty() && cached_findings_) {
+    out.insert(out.end(), cached_findings_->begin(), cached_findings_->end());
+    return;
+  }
   FabricObservation observation;
   if (table_.neighbors().empty()) {
     size_t open = 0;
@@ -323,10 +343,12 @@ void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Findin
   }
   if (listening_since_) observation.listening_for = ctx.clock().Now() - *listening_since_;
   std::vector<Finding> findings = CheckFabric(observation);
+  if (!table_.neighbors().empty()) {
+    std::vector<Finding> cabling = CheckCabling().findings;
+    findings.insert(findings.end(), cabling.begin(), cabling.end());
+    cached_findings_ = findings;
+  }
   out.insert(out.end(), findings.begin(), findings.end());
-  if (table_.neighbors().empty()) return;
-  std::vector<Finding> cabling = CheckCabling().findings;
-  out.insert(out.end(), cabling.begin(), cabling.end());
 }
 
 void LldpComponent::Stop(MonitorContext& ctx) {

@@ -81,6 +81,8 @@ class LldpComponent final : public MonitorComponent {
   LldpNeighborTable table_;
   std::map<std::string, LldpFrame> reported_;      // the current far end reported per netdev
   std::map<std::string, LldpFrame> last_far_end_;  // the last one, also after it went
+  // The findings while there are neighbors, until something they depend on changes.
+  mutable std::optional<std::vector<Finding>> cached_findings_;
 };
 
 }  // namespace rocewatch

@@ -37,13 +37,20 @@ LldpFrameOutcome LldpNeighborTable::Observe(const std::string& netdev,
     ++counters.dropped;
     return LldpFrameOutcome::kRateLimited;
   }
+  auto current = neighbors_.find(netdev);
+  if (current != neighbors_.end() &&
+      std::equal(bytes.begin(), bytes.end(), current->second.bytes.begin(),
+                 current->second.bytes.end())) {
+    current->second.last_seen = now;
+    current->second.expires = now + std::chrono::seconds(current->second.frame.ttl_seconds);
+    return LldpFrameOutcome::kRepeated;
+  }
   StatusOr<LldpFrame> frame = ParseLldpFrame(bytes);
   if (!frame.ok()) {
     ++counters.invalid;
     counters.last_invalid_reason = frame.status().message();
     return LldpFrameOutcome::kInvalid;
   }
-  auto current = neighbors_.find(netdev);
   bool same = current != neighbors_.end() && SameFarEnd(current->second.frame, frame.value());
   if (frame->ttl_seconds == 0) {
     if (same) neighbors_.erase(current);  // a shutdown of another sender leaves ours alone
@@ -54,6 +61,7 @@ LldpFrameOutcome LldpNeighborTable::Observe(const std::string& netdev,
   neighbor.last_seen = now;
   neighbor.expires = now + std::chrono::seconds(frame->ttl_seconds);
   neighbor.frame = std::move(frame).value();
+  neighbor.bytes.assign(bytes.begin(), bytes.end());
   neighbors_[netdev] = std::move(neighbor);
   return LldpFrameOutcome::kAccepted;
 }

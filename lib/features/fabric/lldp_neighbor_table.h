@@ -27,7 +27,8 @@ struct LldpLimits {
 
 struct LldpNeighbor {
   LldpFrame frame;
-  MonoTime first_seen{};  // the first frame of this chassis and port on this netdev
+  std::vector<uint8_t> bytes;  // the frame as received: a byte-identical repeat is not parsed again
+  MonoTime first_seen{};       // the first frame of this chassis and port on this netdev
   MonoTime last_seen{};
   MonoTime expires{};  // last_seen + the frame's TTL
 };
@@ -39,7 +40,9 @@ struct LldpNetdevCounters {
   std::string last_invalid_reason;
 };
 
-enum class LldpFrameOutcome { kAccepted, kInvalid, kRateLimited, kShutdown };
+// kAccepted: a new neighbor, or new content from it; kRepeated: the current neighbor's frame again,
+// byte for byte (switches repeat theirs every 30 s): its TTL restarts, nothing else changes.
+enum class LldpFrameOutcome { kAccepted, kRepeated, kInvalid, kRateLimited, kShutdown };
 
 class LldpNeighborTable {
  public:
