@@ -42,6 +42,12 @@ std::vector<std::string> SplitFields(std::string_view text, std::string_view sep
   return fields;
 }
 
+bool IsPrintableAscii(std::string_view text) {
+  for (char c : text)
+    if (c <= ' ' || c > '~') return false;
+  return true;
+}
+
 std::string ToLower(std::string_view text) {
   std::string lower(text);
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -16,6 +16,8 @@ std::vector<std::string_view> SplitLines(std::string_view text);
 // Non-empty fields separated by any of `separators`, each trimmed.
 std::vector<std::string> SplitFields(std::string_view text, std::string_view separators);
 std::string ToLower(std::string_view text);
+// Every byte printable ASCII ('!' to '~'): no space, control or non-ASCII byte.
+bool IsPrintableAscii(std::string_view text);
 // A decimal integer that fits in long long, with an optional leading '-'; nothing else.
 bool ParseInteger(std::string_view text, long long* out);
 // Shell-style match of `name` against `pattern` with '*' and '?' (no character classes).

@@ -38,3 +38,18 @@ TEST(SplitFields, DropsEmptyFieldsAndTrims) {
 
 }  // namespace
 }  // namespace rocewatch
+
+namespace rocewatch {
+namespace {
+
+TEST(TextTest, PrintableAsciiHasNoSpaceControlOrNonAsciiByte) {
+  EXPECT_TRUE(IsPrintableAscii("su1-leaf-r{rail1}"));
+  EXPECT_TRUE(IsPrintableAscii(""));
+  EXPECT_FALSE(IsPrintableAscii("leaf 1"));
+  EXPECT_FALSE(IsPrintableAscii("leaf\x1b[2J"));
+  EXPECT_FALSE(IsPrintableAscii("l\xc3\xa9"));
+  EXPECT_FALSE(IsPrintableAscii("x\x7f"));
+}
+
+}  // namespace
+}  // namespace rocewatch

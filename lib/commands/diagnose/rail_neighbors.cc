@@ -5,7 +5,6 @@
 #include "fabric/fabric_metric_names.h"
 #include "fabric/rail_cabling_checks.h"
 #include "lldp/lldp_frame.h"
-#include "lldp/lldp_pcap.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "model/check_policy.h"
 
@@ -40,21 +39,13 @@ Finding UnreadableRecording(const std::string& netdev, const std::string& why) {
 // an unreadable one (a finding says why).
 std::optional<LldpFrame> FromRecording(const FileSystem& fs, const std::string& path,
                                        const std::string& netdev, std::vector<Finding>& findings) {
-  StatusOr<std::string> bytes = fs.ReadFile(path, kMaxLldpPcapBytes + 1);
+  StatusOr<std::vector<uint8_t>> bytes = ReadLldpRecording(fs, path);
   if (!bytes.ok()) {
     if (bytes.status().code() != StatusCode::kNotFound)
       findings.push_back(UnreadableRecording(netdev, bytes.status().ToString()));
     return std::nullopt;
   }
-  StatusOr<std::vector<std::vector<uint8_t>>> frames = ReadLldpPcap(*bytes);
-  if (!frames.ok() || frames->empty()) {
-    findings.push_back(UnreadableRecording(
-        netdev,
-        path + ": " +
-            (frames.ok() ? std::string("pcap: no LLDP frame in it") : frames.status().message())));
-    return std::nullopt;
-  }
-  StatusOr<LldpFrame> frame = ParseLldpFrame(frames->back());
+  StatusOr<LldpFrame> frame = ParseLldpFrame(*bytes);
   if (!frame.ok()) {
     findings.push_back(UnreadableRecording(
         netdev, path + ": not a valid LLDP frame: " + frame.status().message()));

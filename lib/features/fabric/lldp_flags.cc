@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/terminal_text.h"
+#include "core/text.h"
 
 namespace rocewatch {
 namespace {
@@ -15,12 +16,6 @@ std::string ShortHostName() {
   if (gethostname(host, sizeof(host) - 1) != 0) return "";
   std::string name(host);
   return name.substr(0, name.find('.'));
-}
-
-bool IsPrintableAscii(const std::string& text) {
-  for (char c : text)
-    if (c <= ' ' || c > '~') return false;
-  return true;
 }
 
 }  // namespace

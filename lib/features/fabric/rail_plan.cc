@@ -9,12 +9,6 @@ namespace {
 
 constexpr std::string_view kSubstitutions[] = {"rail", "rail1", "node", "n"};
 
-bool IsPrintableAscii(std::string_view text) {
-  for (char c : text)
-    if (c <= ' ' || c > '~') return false;
-  return true;
-}
-
 // Checks every {name} of `pattern` against the known substitutions.
 Status CheckSubstitutions(std::string_view pattern) {
   for (size_t open = pattern.find('{'); open != std::string_view::npos;

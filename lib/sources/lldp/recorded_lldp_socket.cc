@@ -12,17 +12,23 @@ std::string LldpRecordingPath(const std::string& host_root, const std::string& n
   return JoinPath(LldpRecordingsDir(host_root), netdev + ".pcap");
 }
 
-StatusOr<std::unique_ptr<LldpSocket>> RecordedLldpSocket::Open(const FileSystem& fs,
-                                                               const std::string& path,
-                                                               const Clock& clock,
-                                                               Duration replay_every) {
+StatusOr<std::vector<uint8_t>> ReadLldpRecording(const FileSystem& fs, const std::string& path) {
   StatusOr<std::string> bytes = fs.ReadFile(path, kMaxLldpPcapBytes + 1);
   if (!bytes.ok()) return bytes.status();
   StatusOr<std::vector<std::vector<uint8_t>>> frames = ReadLldpPcap(*bytes);
   if (!frames.ok()) return Status::Corrupt(path + ": " + frames.status().message());
   if (frames->empty()) return Status::Corrupt(path + ": pcap: no LLDP frame in it");
+  return std::move(frames->back());
+}
+
+StatusOr<std::unique_ptr<LldpSocket>> RecordedLldpSocket::Open(const FileSystem& fs,
+                                                               const std::string& path,
+                                                               const Clock& clock,
+                                                               Duration replay_every) {
+  StatusOr<std::vector<uint8_t>> frame = ReadLldpRecording(fs, path);
+  if (!frame.ok()) return frame.status();
   return std::unique_ptr<LldpSocket>(
-      new RecordedLldpSocket(std::move(frames->back()), clock, replay_every));
+      new RecordedLldpSocket(std::move(frame).value(), clock, replay_every));
 }
 
 StatusOr<LldpReceived> RecordedLldpSocket::Read(size_t max_frames) {

@@ -20,6 +20,11 @@ std::string LldpRecordingsDir(const std::string& host_root);
 // <host_root>/rocewatch/lldp/<netdev>.pcap
 std::string LldpRecordingPath(const std::string& host_root, const std::string& netdev);
 
+// The last LLDP frame of the recording at `path`, read through `fs`. NotFound when there is none;
+// Corrupt "<path>: pcap: ..." for a file that is not a pcap of LLDP frames or holds none; other
+// read errors as ReadFile's.
+StatusOr<std::vector<uint8_t>> ReadLldpRecording(const FileSystem& fs, const std::string& path);
+
 class RecordedLldpSocket final : public LldpSocket {
  public:
   // The replay of the recording at `path`, read through `fs` now. NotFound when there is none;
