@@ -46,6 +46,7 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   set.all.push_back(std::move(ethtool));
   // Each rail's far end (LLDP); a host without the capability or the netdevs reports it and
   // goes on.
+  LldpComponent* lldp_view = nullptr;
   if (env.options.lldp.enabled && env.host.lldp) {
     const FileSystem& fs = env.fs;
     const std::string net = env.options.common.paths.sysfs_root + "/class/net/";
@@ -62,12 +63,12 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
         RecordingsFirst(env.host.lldp, *env.host.files, *env.host.clock,
                         env.options.common.paths.host_root),
         read_mtu, env.host.host_pfc);
-    set.lldp = lldp.get();
+    set.lldp = lldp_view = lldp.get();
     set.all.push_back(std::move(lldp));
   }
   // Last: it assembles what the others found into the state file, and restores it to them.
   set.all.push_back(
-      std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic));
+      std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic, lldp_view));
   return set;
 }
 

@@ -34,8 +34,9 @@ double RoundBaseline(double bytes_per_second) {
 }
 
 RestartStateComponent::RestartStateComponent(GidDriftComponent& drift, NetlinkComponent& netlink,
-                                             TrafficComponent& traffic, RestartStateOptions options)
-    : drift_(drift), netlink_(netlink), traffic_(traffic), options_(options) {
+                                             TrafficComponent& traffic, LldpComponent* lldp,
+                                             RestartStateOptions options)
+    : drift_(drift), netlink_(netlink), traffic_(traffic), lldp_(lldp), options_(options) {
   drift_.SetIncidentSource(
       [this] { return ctx_ != nullptr ? Assemble(*ctx_) : PersistedIncidents{}; });
 }
@@ -53,6 +54,12 @@ Status RestartStateComponent::Start(MonitorContext& ctx) {
   restored_since_ = restored.incidents.finding_since;
   ctx.RestoreFindingsSince(restored_since_);
   pending_netdevs_ = std::move(restored.incidents.netdevs);
+  if (lldp_ != nullptr && !restored.incidents.far_ends.empty()) {
+    std::map<std::string, LldpComponent::KeptFarEnd> far_ends;
+    for (auto& [netdev, far_end] : restored.incidents.far_ends)
+      far_ends[netdev] = {std::move(far_end.frame), ToMono(ctx.clock(), far_end.last_seen)};
+    lldp_->RestoreFarEnds(std::move(far_ends));
+  }
   restoring_ = true;
   return Status::Ok();
 }
@@ -133,6 +140,9 @@ PersistedIncidents RestartStateComponent::Assemble(const MonitorContext& ctx) co
     into.node_wide = status.node_wide;
     into.consumers = status.consumers;
   }
+  if (lldp_ != nullptr)
+    for (const auto& [netdev, far_end] : lldp_->ExportFarEnds())
+      out.far_ends[netdev] = {far_end.frame, std::round(ToUnix(clock, far_end.last_seen))};
   out.finding_since = restored_since_;
   for (const auto& [key, since] : ctx.findings_since()) out.finding_since[key] = since;
   return out;

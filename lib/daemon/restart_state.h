@@ -12,7 +12,10 @@
 //     second snapshot): still silent while its consumers are alive it stays collapsed; carrying
 //     traffic again, it resolves with an event. Rail states older than `traffic_trust` (by the
 //     file's time) are not restored at all;
-//   - findings that are still open keep their original `since`.
+//   - findings that are still open keep their original `since`;
+//   - each rail's last LLDP far end is what the next frame is compared with (a rail recabled
+//     while the daemon was down is reported changed), and the current neighbor again while its
+//     TTL from its last frame has not passed, so the fabric checks judge it at once.
 // Entries for netdevs and ports that no longer exist are dropped with an event. A new boot, an
 // unusable file, a file of another schema: nothing is restored (the store decides and logs).
 // Exports rocewatch_restored_incidents{check,status} (docs/metrics.md).
@@ -25,6 +28,7 @@
 #include <utility>
 
 #include "component/monitor_component.h"
+#include "fabric/lldp_component.h"
 #include "gid_drift/gid_drift_component.h"
 #include "netdev_health/netlink_component.h"
 #include "traffic/traffic_component.h"
@@ -39,9 +43,11 @@ struct RestartStateOptions {
 
 class RestartStateComponent final : public MonitorComponent {
  public:
-  // Registers itself as `drift`'s incident source. REQUIRES: registered after the three.
+  // Registers itself as `drift`'s incident source. REQUIRES: registered after the three (and
+  // after `lldp`, which is null when LLDP is off).
   RestartStateComponent(GidDriftComponent& drift, NetlinkComponent& netlink,
-                        TrafficComponent& traffic, RestartStateOptions options = {});
+                        TrafficComponent& traffic, LldpComponent* lldp,
+                        RestartStateOptions options = {});
 
   std::string_view name() const override { return "restart"; }
   Status Start(MonitorContext& ctx) override;
@@ -58,6 +64,7 @@ class RestartStateComponent final : public MonitorComponent {
   GidDriftComponent& drift_;
   NetlinkComponent& netlink_;
   TrafficComponent& traffic_;
+  LldpComponent* const lldp_;
   const RestartStateOptions options_;
   const MonitorContext* ctx_ = nullptr;  // set by Start, for the incident source
   // (check, status) of the netdev incidents judged at start.

@@ -14,8 +14,10 @@
 #include "daemon/monitor.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
+#include "support/fake_lldp_socket.h"
 #include "support/fake_rtnetlink_source.h"
 #include "support/http_client.h"
+#include "support/lldp_frames.h"
 #include "support/netlink_builders.h"
 #include "support/node_builder.h"
 
@@ -92,10 +94,11 @@ class FileSystemWriter final : public StateFileWriter {
   FakeFileSystem& fs_;
 };
 
-// One run of the daemon: its loop, Monitor and components, on the shared host and files.
+// One run of the daemon: its loop, Monitor and components, on the shared host and files; with
+// `lldp`, also the LLDP component receiving on the host's rails through it.
 class DaemonRun {
  public:
-  DaemonRun(FakeClock& clock, Host& host, FakeFileSystem& fs)
+  DaemonRun(FakeClock& clock, Host& host, FakeFileSystem& fs, FakeLldpNetwork* lldp = nullptr)
       : clock_(clock),
         loop_(clock),
         monitor_(loop_, host, {seconds(1), milliseconds(100)}),
@@ -109,10 +112,15 @@ class DaemonRun {
     auto netlink = std::make_unique<NetlinkComponent>(options, std::move(source));
     auto drift = std::make_unique<GidDriftComponent>(store_, nullptr, GidDriftOptions{});
     auto traffic = std::make_unique<TrafficComponent>(TrafficOptions{}, milliseconds(500));
-    auto restart = std::make_unique<RestartStateComponent>(*drift, *netlink, *traffic);
+    std::unique_ptr<LldpComponent> far_ends;
+    if (lldp != nullptr)
+      far_ends = std::make_unique<LldpComponent>(LldpOptions{}, lldp->Opener(), nullptr);
+    auto restart =
+        std::make_unique<RestartStateComponent>(*drift, *netlink, *traffic, far_ends.get());
     monitor_.AddComponent(std::move(netlink));
     monitor_.AddComponent(std::move(drift));
     monitor_.AddComponent(std::move(traffic));
+    if (far_ends) monitor_.AddComponent(std::move(far_ends));
     monitor_.AddComponent(std::move(restart));
     monitor_.SetEventObserver([this](double, std::string_view what) { events.emplace_back(what); });
   }
@@ -344,6 +352,89 @@ TEST_F(RestartStateTest, TheFileIsWrittenOnChangeNotOnEveryPoll) {
   const int before = run->writes();
   run->RunFor(seconds(60));  // 60 polls with steady rates and the same open incidents
   EXPECT_LE(run->writes() - before, 2);
+}
+
+// Each rail's far end: the switch of rnic0 maps RoCE v2 to priority 4 without PFC on it (a
+// critical finding), rnic1's switch is fine.
+class FarEndRestartTest : public RestartStateTest {
+ protected:
+  static LldpFrameBuilder Lossy() { return LldpFrameBuilder::Leaf(1, 1).Pfc(0x08).RocePriority(4); }
+  static LldpFrameBuilder Lossless() {
+    return LldpFrameBuilder::Leaf(2, 1).Pfc(0x08).RocePriority(3);
+  }
+  // A first run that learns both far ends and is stopped; returns the finding's first-seen time.
+  double FirstRun() {
+    DaemonRun run(clock_, host_, fs_, &lldp_);
+    run.Start();
+    lldp_.wire(Netdev(0)).queued.push_back(Lossy().Build());
+    lldp_.wire(Netdev(1)).queued.push_back(Lossless().Build());
+    run.RunFor(seconds(3));
+    const TimedFinding* f = run.Finding("switch_pfc_missing_roce_priority", Netdev(0));
+    EXPECT_NE(f, nullptr);
+    EXPECT_NE(run.Sample(kNeighbor0), std::nullopt);
+    return f != nullptr ? f->since_unix_seconds : 0;
+  }
+
+  static constexpr const char* kNeighbor0 = "rocewatch_rail_neighbor_age_seconds{netdev=\"rnic0\"}";
+  FakeLldpNetwork lldp_;
+};
+
+TEST_F(FarEndRestartTest, AFarEndWithinItsTtlIsJudgedAtOnceWithItsOriginalSince) {
+  const double since = FirstRun();
+  clock_.Advance(seconds(20));  // a rollout; the switch's TTL is 120 s
+  DaemonRun run(clock_, host_, fs_, &lldp_);
+  run.Start();  // no frame yet: switches repeat theirs every 30 s
+  const TimedFinding* f = run.Finding("switch_pfc_missing_roce_priority", Netdev(0));
+  ASSERT_NE(f, nullptr) << "the critical finding did not survive the restart";
+  EXPECT_NEAR(f->since_unix_seconds, since, 1e-3);
+  EXPECT_TRUE(run.HasEventWith("rnic0: LLDP neighbor leaf-01 port swp1"))
+      << testing::PrintToString(run.events);
+  EXPECT_TRUE(run.HasEventWith("restored from the state file (last frame 2"))
+      << testing::PrintToString(run.events);
+  EXPECT_GE(run.Sample(kNeighbor0).value_or(0), 20) << "the age counts from the last frame";
+  // The switch repeats the same frame: nothing changed, nothing reported.
+  const size_t events = run.events.size();
+  lldp_.wire(Netdev(0)).queued.push_back(Lossy().Build());
+  run.RunFor(seconds(2));
+  EXPECT_EQ(run.events.size(), events) << testing::PrintToString(run.events);
+  EXPECT_LT(run.Sample(kNeighbor0).value_or(99), 3);
+}
+
+TEST_F(FarEndRestartTest, ARailRecabledWhileTheDaemonWasDownIsReportedChanged) {
+  FirstRun();
+  clock_.Advance(minutes(5));  // longer than the TTL: the old neighbor is not current
+  DaemonRun run(clock_, host_, fs_, &lldp_);
+  run.Start();
+  EXPECT_EQ(run.Sample(kNeighbor0), std::nullopt);
+  EXPECT_EQ(run.Finding("switch_pfc_missing_roce_priority", Netdev(0)), nullptr);
+  lldp_.wire(Netdev(0)).queued.push_back(LldpFrameBuilder::Leaf(9, 7).Build());
+  run.RunFor(seconds(2));
+  EXPECT_TRUE(
+      run.HasEventWith("rnic0: LLDP neighbor changed from leaf-01 port swp1 to leaf-09 "
+                       "port swp7"))
+      << testing::PrintToString(run.events);
+}
+
+TEST_F(FarEndRestartTest, FarEndsOfRailsThatAreGoneAreDroppedAndBadFramesIgnored) {
+  FirstRun();
+  host_.RemoveRail(1);
+  // rnic0's frame corrupted in the file: valid hex, not a frame.
+  std::string text = *fs_.ReadFile(kStatePath, 1 << 20);
+  const std::string hex = "\"frame\": \"";
+  const size_t at = text.find(hex);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at + hex.size(), text.find('"', at + hex.size()) - at - hex.size(), "00000000");
+  fs_.AddFile(kStatePath, text);
+  LogCapture log;
+  DaemonRun run(clock_, host_, fs_, &lldp_);
+  run.Start();
+  EXPECT_TRUE(
+      run.HasEventWith("rnic1: LLDP neighbor leaf-02 port swp1 from before the restart "
+                       "dropped"))
+      << testing::PrintToString(run.events);
+  EXPECT_NE(log.text().find("the far end kept for rnic0 does not parse"), std::string::npos)
+      << log.text();
+  EXPECT_EQ(run.Sample(kNeighbor0), std::nullopt);
 }
 
 }  // namespace

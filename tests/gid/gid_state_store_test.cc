@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "support/fake_state_file_writer.h"
 #include "support/simulated_gid_table.h"
@@ -57,6 +58,7 @@ PersistedIncidents SampleIncidents() {
   incidents.rails[{"mlx5_0", 1}] = {TrafficState::kNormal, kT0 - 600, std::nullopt, false,
                                     ConsumerKnowledge::kUnknown};
   incidents.finding_since[{"traffic_collapsed", "mlx5_2/1"}] = kT0 - 17;
+  incidents.far_ends["ens2f0np0"] = {{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, 0xab}, kT0 - 12};
   return incidents;
 }
 
@@ -65,6 +67,22 @@ TEST(GidStateSerializationTest, IncidentsRoundTrip) {
   StatusOr<PersistedGidState> parsed = ParseGidState(SerializeGidState(persisted));
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
   EXPECT_EQ(parsed->incidents, persisted.incidents);
+  EXPECT_EQ(parsed->incidents_note, "");
+  ASSERT_EQ(parsed->incidents.far_ends.size(), 1u);
+  EXPECT_EQ(parsed->incidents.far_ends.begin()->second.last_seen, kT0 - 12);
+}
+
+TEST(GidStateSerializationTest, AFileWithoutFarEndsRestoresItsOtherIncidents) {
+  PersistedIncidents without = SampleIncidents();
+  without.far_ends.clear();
+  // As the release before far ends were kept wrote it: no "far_ends" key at all.
+  nlohmann::json file =
+      nlohmann::json::parse(SerializeGidState({kBootA, kT0, SampleState(), without}));
+  ASSERT_EQ(file.at("incidents").erase("far_ends"), 1u);
+  const std::string text = file.dump();
+  StatusOr<PersistedGidState> parsed = ParseGidState(text);
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->incidents, without);
   EXPECT_EQ(parsed->incidents_note, "");
 }
 
@@ -99,6 +117,12 @@ TEST(GidStateSerializationTest, MalformedIncidentsAreDroppedAloneAndTheGidStateI
        }()},
       {"negative since", replaced("\"since\": 1767225583.0", "\"since\": -1")},
       {"incidents not an object", replaced("\"incidents\": {", "\"incidents\": 5, \"x\": {")},
+      {"frame not hex", replaced("\"0180c200000eab\"", "\"0180c200000exx\"")},
+      {"frame upper-case hex", replaced("\"0180c200000eab\"", "\"0180C200000EAB\"")},
+      {"frame of odd length", replaced("\"0180c200000eab\"", "\"0180c200000ea\"")},
+      {"frame empty", replaced("\"0180c200000eab\"", "\"\"")},
+      {"frame too long", replaced("\"0180c200000eab\"", "\"" + std::string(2 * 1523, 'a') + "\"")},
+      {"frame not a string", replaced("\"0180c200000eab\"", "7")},
   };
   for (const auto& [what, text] : cases) {
     StatusOr<PersistedGidState> parsed = ParseGidState(text);

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+
 #include "fabric/fabric_checks.h"
 #include "fabric/fabric_metric_names.h"
 #include "fabric/neighbor_labels.h"
@@ -35,6 +37,7 @@ LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuRead
 void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (!options_.enabled) return;
   Reconcile(ctx, snapshot);
+  if (restored_far_ends_) ApplyRestoredFarEnds(ctx);
   ReadHostPfc(ctx);
   for (auto& [netdev, receiver] : receivers_)
     if (receiver.socket && receiver.socket->fd() < 0) Read(ctx, netdev, receiver);
@@ -196,7 +199,7 @@ void LldpComponent::ReportChanges(MonitorContext& ctx) {
     // between (a cable moved: the old switch's frames stop, the new switch's start).
     auto last = last_far_end_.find(netdev);
     const LldpFrame* before = reported != reported_.end()   ? &reported->second
-                              : last != last_far_end_.end() ? &last->second
+                              : last != last_far_end_.end() ? &last->second.frame
                                                             : nullptr;
     if (before != nullptr && !SameFarEnd(*before, neighbor.frame)) {
       ctx.RecordEvent(netdev + ": LLDP neighbor changed from " + DescribeFarEnd(*before) + " to " +
@@ -207,7 +210,7 @@ void LldpComponent::ReportChanges(MonitorContext& ctx) {
                       Severity::kInfo);
     }
     reported_[netdev] = neighbor.frame;
-    last_far_end_[netdev] = neighbor.frame;
+    last_far_end_[netdev] = {neighbor.frame, {neighbor.bytes, neighbor.last_seen}};
   }
   // A neighbor removed by its shutdown frame (TTL 0).
   for (auto it = reported_.begin(); it != reported_.end();) {
@@ -219,6 +222,56 @@ void LldpComponent::ReportChanges(MonitorContext& ctx) {
       ++it;
     }
   }
+}
+
+std::map<std::string, LldpComponent::KeptFarEnd> LldpComponent::ExportFarEnds() const {
+  std::map<std::string, KeptFarEnd> out;
+  for (const auto& [netdev, last] : last_far_end_) out[netdev] = last.kept;
+  // The current neighbor's last frame is newer than the one it was reported with.
+  for (const auto& [netdev, neighbor] : table_.neighbors())
+    if (auto it = out.find(netdev); it != out.end() && it->second.frame == neighbor.bytes)
+      it->second.last_seen = neighbor.last_seen;
+  // Far ends restored and not applied yet (a stop before the first snapshot) are kept as they were.
+  if (restored_far_ends_) out.insert(restored_far_ends_->begin(), restored_far_ends_->end());
+  return out;
+}
+
+void LldpComponent::RestoreFarEnds(std::map<std::string, KeptFarEnd> far_ends) {
+  restored_far_ends_ = std::move(far_ends);
+}
+
+void LldpComponent::ApplyRestoredFarEnds(MonitorContext& ctx) {
+  std::map<std::string, KeptFarEnd> far_ends = std::move(*restored_far_ends_);
+  restored_far_ends_.reset();
+  const MonoTime now = ctx.clock().Now();
+  for (auto& [netdev, kept] : far_ends) {
+    StatusOr<LldpFrame> frame = ParseLldpFrame(kept.frame);
+    if (!frame.ok()) {
+      spdlog::warn("state file: the far end kept for {} does not parse ({}): not restored", netdev,
+                   frame.status().message());
+      continue;
+    }
+    if (!rails_.count(netdev)) {
+      ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(*frame) +
+                          " from before the restart dropped: the netdev is no longer a RoCE rail",
+                      Severity::kInfo);
+      continue;
+    }
+    // A frame that arrived since the start wins over what the file kept.
+    if (table_.neighbor(netdev) != nullptr || last_far_end_.count(netdev)) continue;
+    const long ago = std::lround(ToSeconds(now - kept.last_seen));
+    if (table_.Restore(netdev, kept.frame, kept.last_seen, now)) {
+      reported_[netdev] = *frame;
+      mtus_[netdev] = read_mtu_ ? read_mtu_(netdev) : std::nullopt;
+      ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(*frame) +
+                          " restored from the state file (last frame " + std::to_string(ago) +
+                          " s ago, within its TTL)",
+                      Severity::kInfo);
+    }
+    last_far_end_[netdev] = {std::move(frame).value(), std::move(kept)};
+  }
+  cached_findings_.reset();
+  ctx.RequestPublish();
 }
 
 void LldpComponent::ReadAll(MonitorContext& ctx) {

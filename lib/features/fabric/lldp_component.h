@@ -46,6 +46,21 @@ class LldpComponent final : public MonitorComponent {
   const LldpNeighborTable& table() const { return table_; }
   // The RDMA port of each rail netdev, as of the last snapshot.
   const std::map<std::string, std::pair<std::string, uint32_t>>& rails() const { return rails_; }
+  // A rail's last far end, kept across a restart of the daemon (daemon/restart_state.h).
+  struct KeptFarEnd {
+    std::vector<uint8_t> frame;  // as received
+    MonoTime last_seen{};        // its last frame
+  };
+  // The last far end of every rail: the current neighbor, or the one it had before it expired
+  // or left.
+  std::map<std::string, KeptFarEnd> ExportFarEnds() const;
+  // Far ends from before a restart, applied after the first snapshot named the rails: a rail
+  // that no longer exists is dropped; for the others the far end is the one a new frame is
+  // compared with (so a rail recabled while the daemon was down is reported changed), and it is
+  // the current neighbor again while its TTL, from its last frame, has not passed (the fabric
+  // checks judge it at once, not ~30 s later at the next frame).
+  void RestoreFarEnds(std::map<std::string, KeptFarEnd> far_ends);
+
   // Reads every open socket now (the loop does it when one is readable; a socket without a
   // descriptor, as a fake has, is read on every snapshot).
   void ReadAll(MonitorContext& ctx);
@@ -61,6 +76,7 @@ class LldpComponent final : public MonitorComponent {
   void Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void ReportChanges(MonitorContext& ctx);
+  void ApplyRestoredFarEnds(MonitorContext& ctx);
   void ReadHostPfc(MonitorContext& ctx);
   // Each rail's neighbor against the rail plan, or the layout inferred without one.
   RailCablingResult CheckCabling() const;
@@ -79,8 +95,13 @@ class LldpComponent final : public MonitorComponent {
   std::map<std::string, Receiver> receivers_;       // by netdev
   std::map<std::string, std::pair<std::string, uint32_t>> rails_;  // netdev -> (device, port)
   LldpNeighborTable table_;
-  std::map<std::string, LldpFrame> reported_;      // the current far end reported per netdev
-  std::map<std::string, LldpFrame> last_far_end_;  // the last one, also after it went
+  std::map<std::string, LldpFrame> reported_;  // the current far end reported per netdev
+  struct LastFarEnd {
+    LldpFrame frame;
+    KeptFarEnd kept;
+  };
+  std::map<std::string, LastFarEnd> last_far_end_;  // the last one, also after it went
+  std::optional<std::map<std::string, KeptFarEnd>> restored_far_ends_;  // until applied
   // The findings while there are neighbors, until something they depend on changes.
   mutable std::optional<std::vector<Finding>> cached_findings_;
 };

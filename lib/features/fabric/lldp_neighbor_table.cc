@@ -66,6 +66,22 @@ LldpFrameOutcome LldpNeighborTable::Observe(const std::string& netdev,
   return LldpFrameOutcome::kAccepted;
 }
 
+bool LldpNeighborTable::Restore(const std::string& netdev, std::span<const uint8_t> bytes,
+                                MonoTime last_seen, MonoTime now) {
+  StatusOr<LldpFrame> frame = ParseLldpFrame(bytes);
+  if (!frame.ok() || frame->ttl_seconds == 0) return false;
+  const MonoTime expires = last_seen + std::chrono::seconds(frame->ttl_seconds);
+  if (now >= expires) return false;
+  LldpNeighbor neighbor;
+  neighbor.first_seen = last_seen;
+  neighbor.last_seen = last_seen;
+  neighbor.expires = expires;
+  neighbor.frame = std::move(frame).value();
+  neighbor.bytes.assign(bytes.begin(), bytes.end());
+  neighbors_[netdev] = std::move(neighbor);
+  return true;
+}
+
 void LldpNeighborTable::CountKernelDrops(const std::string& netdev, uint64_t drops) {
   if (drops == 0) return;
   LldpNetdevCounters& counters = counters_[netdev];

@@ -55,6 +55,12 @@ class LldpNeighborTable {
 
   // One Ethernet frame received on `netdev` at `now`. Tracks the netdev if needed.
   LldpFrameOutcome Observe(const std::string& netdev, std::span<const uint8_t> frame, MonoTime now);
+  // A neighbor known from before a restart: `bytes` as received, its last frame at `last_seen`
+  // (earlier than any frame still to come). It is the current neighbor until its TTL, counted
+  // from `last_seen`, passes. Counts no frame. Returns false (and changes nothing) for bytes that
+  // do not parse, a TTL of 0 or a TTL already past at `now`.
+  bool Restore(const std::string& netdev, std::span<const uint8_t> bytes, MonoTime last_seen,
+               MonoTime now);
   // Frames the kernel dropped before they were read.
   void CountKernelDrops(const std::string& netdev, uint64_t drops);
   // Removes the neighbors whose TTL has passed at `now`; returns their netdevs.

@@ -1,10 +1,10 @@
 #pragma once
 // The open incidents a restarted daemon judges again, as the state file keeps them (schema 3,
 // beside the GID state): per RNIC netdev its addresses missing after a flap and the policy rules
-// its addresses had; per rail its traffic state, baseline and consumers; the first-seen time of
-// every open finding. Times are Unix seconds: the file outlives the process, whose monotonic
-// clock the detectors use. Plain values: the daemon (daemon/restart_state.h) converts them from and
-// to what the detectors export.
+// its addresses had; per rail its traffic state, baseline and consumers and its last LLDP far end;
+// the first-seen time of every open finding. Times are Unix seconds: the file outlives the process,
+// whose monotonic clock the detectors use. Plain values: the daemon (daemon/restart_state.h)
+// converts them from and to what the detectors export.
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "model/netdev.h"
 #include "model/policy_rule.h"
@@ -37,12 +38,27 @@ struct PersistedRailTraffic {
   bool operator==(const PersistedRailTraffic&) const = default;
 };
 
+// The far end (LLDP neighbor) a rail had last: the frame as received, and when its last frame
+// came. Equal when the frames are: a repeated frame's newer time alone does not make the file be
+// written (it is written with the time it has whenever it is written for another reason, at least
+// every two minutes and at shutdown).
+struct PersistedFarEnd {
+  std::vector<uint8_t> frame;
+  double last_seen = 0;
+  bool operator==(const PersistedFarEnd& other) const { return frame == other.frame; }
+};
+
 struct PersistedIncidents {
   std::map<std::string, PersistedNetdevIncidents> netdevs;
   std::map<PortKey, PersistedRailTraffic> rails;
   std::map<std::pair<std::string, std::string>, double> finding_since;  // (check, subject)
+  // By rail netdev. Optional in the file ("far_ends"): a file without it restores none.
+  std::map<std::string, PersistedFarEnd> far_ends{};
   bool operator==(const PersistedIncidents&) const = default;
 };
+
+// A persisted LLDP frame longer than this is malformed (the receiver keeps at most 1522 bytes).
+inline constexpr size_t kMaxPersistedFrameBytes = 1522;
 
 // Entries of one list (netdevs, addresses, rules, rails, findings) beyond this make the
 // incidents unusable: no real node has that many, a hostile or broken file may.
