@@ -6,6 +6,8 @@
 #include "inventory/inventory_component.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "netdev_health/netlink_component.h"
+#include "netlink/dcb_recording.h"
+#include "sysfs/netdev_mtu.h"
 
 namespace rocewatch {
 
@@ -49,20 +51,20 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   LldpComponent* lldp_view = nullptr;
   if (env.options.lldp.enabled && env.host.lldp) {
     const FileSystem& fs = env.fs;
-    const std::string net = env.options.common.paths.sysfs_root + "/class/net/";
-    auto read_mtu = [&fs, net](const std::string& netdev) -> std::optional<int> {
-      StatusOr<std::string> text = fs.ReadFile(net + netdev + "/mtu", 32);
-      long long mtu = 0;
-      if (!text.ok() || !ParseInteger(Trim(*text), &mtu) || mtu <= 0 || mtu > 1 << 20)
-        return std::nullopt;
-      return static_cast<int>(mtu);
+    const HostPaths& paths = env.options.common.paths;
+    auto read_mtu = [&fs, &paths](const std::string& netdev) {
+      return ReadNetdevMtu(fs, paths, netdev);
     };
-    // A recorded host (--host-root over a bundle) replays its rails' recorded frames.
+    // A recorded host (--host-root over a bundle) replays its rails' recorded frames and DCB
+    // answers.
     auto lldp = std::make_unique<LldpComponent>(
         env.options.lldp,
         RecordingsFirst(env.host.lldp, *env.host.files, *env.host.clock,
                         env.options.common.paths.host_root),
-        read_mtu, env.host.host_pfc);
+        read_mtu,
+        env.host.dcb ? HostPfcFromAnswers(DcbRecordingsFirst(env.host.dcb, *env.host.files,
+                                                             env.options.common.paths.host_root))
+                     : HostPfcReader());
     set.lldp = lldp_view = lldp.get();
     set.all.push_back(std::move(lldp));
   }

@@ -66,7 +66,7 @@ RealHostEnv::RealHostEnv() {
   };
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
   env_.lldp = [](const std::string& netdev) { return PacketLldpSocket::Open(netdev); };
-  env_.host_pfc = LibnlHostPfcReader();
+  env_.dcb = LibnlDcbAnswerReader();
   env_.confine = [this](const HostPaths& paths) -> const RefusedReads* {
     const std::vector<std::string> roots = {paths.host_root, paths.sysfs_root};
     // On a live host (root "/", sysfs /sys) nothing is confined: the kernel's trees are trusted.

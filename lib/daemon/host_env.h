@@ -59,8 +59,9 @@ struct HostEnv {
   HttpFetch fetch;
   // Opens the receive-only LLDP socket of one netdev (AF_PACKET; needs CAP_NET_RAW).
   LldpSocketOpener lldp;
-  // The host's own PFC configuration of a netdev (DCB netlink); null: not read.
-  HostPfcReader host_pfc;
+  // The host's DCB answer for a netdev (DCB netlink, DCB_CMD_IEEE_GET), whose PFC the daemon
+  // reads and which collect records; null: not read.
+  DcbAnswerReader dcb;
 
   // Makes `attributes` and `files` resolve every path below the roots of `paths` (--host-root,
   // --sysfs-root; "/" is no root) without following a link out of them (PosixFileSystem::

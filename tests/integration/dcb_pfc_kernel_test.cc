@@ -11,15 +11,16 @@ namespace {
 TEST(DcbPfcKernelTest, LoHasNoDcbAndAMissingNetdevIsNotFound) {
   LibnlDcbSource source;
   ASSERT_TRUE(source.Open().ok());
-  StatusOr<std::optional<HostPfc>> lo = source.ReadPfc("lo");
+  StatusOr<std::optional<std::vector<uint8_t>>> lo = source.ReadIeeeAnswer("lo");
   ASSERT_TRUE(lo.ok()) << lo.status().ToString();
   EXPECT_FALSE(lo->has_value());
-  StatusOr<std::optional<HostPfc>> missing = source.ReadPfc("rw-no-such0");
+  StatusOr<std::optional<std::vector<uint8_t>>> missing = source.ReadIeeeAnswer("rw-no-such0");
   if (missing.ok())
     GTEST_SKIP() << "this kernel has no DCB netlink (CONFIG_DCB): every answer is EOPNOTSUPP";
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound) << missing.status().ToString();
-  // The reader of HostEnv: the same answers, the socket opened once.
-  HostPfcReader reader = LibnlHostPfcReader();
+  // The reader of HostEnv, as the daemon reads PFC through it: the same answers, the socket
+  // opened once.
+  HostPfcReader reader = HostPfcFromAnswers(LibnlDcbAnswerReader());
   EXPECT_FALSE(reader("lo")->has_value());
   EXPECT_EQ(reader("rw-no-such0").status().code(), StatusCode::kNotFound);
 }

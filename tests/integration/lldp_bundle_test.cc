@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "lldp/lldp_pcap.h"
+#include "netlink/dcb_recording.h"
 #include "support/daemon_process.h"
+#include "support/dcb_answers.h"
 #include "support/example_node.h"
 #include "support/golden.h"
 #include "support/http_client.h"
@@ -97,6 +99,10 @@ TEST_F(LldpBundleTest, CollectRecordsTheRailsFrameAndDiagnoseOfTheBundleShowsThe
   StatusOr<std::vector<std::vector<uint8_t>>> frames = ReadLldpPcap(pcap);
   ASSERT_TRUE(frames.ok()) << frames.status().ToString();
   ASSERT_EQ(frames->size(), 1u);
+  // The host's DCB answer for the rail: a veth's driver has none.
+  std::ifstream dcb(bundle_.path() + "/rocewatch/dcb/ens1f0np0.json");
+  nlohmann::json recorded = nlohmann::json::parse(dcb, nullptr, false);
+  EXPECT_EQ(recorded["outcome"], "no_dcb") << recorded.dump();
 
   std::map<std::string, nlohmann::json> neighbors = Neighbors(bundle_.path());
   ASSERT_EQ(neighbors.size(), 8u) << "every RoCE port has the field";
@@ -132,18 +138,47 @@ TEST_F(LldpBundleTest, ACaptureOfTcpdumpIsAValidRecording) {
   EXPECT_EQ(far["system_name"], "leaf-07");
 }
 
+void WriteFile(const std::string& path, const std::string& content) {
+  int status = -1;
+  RunCommand("mkdir -p $(dirname " + path + ")", &status);
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+}
+
+// A recorded host whose rail ens2f0np0 has leaf-12 port swp7 (PFC on priority 3, RoCE on 3) as
+// its far end, and whose own NIC (its recorded DCB answer) enables PFC on 3 and 4.
+void WriteRecordedRail(const std::string& root) {
+  WriteFile(
+      root + "/rocewatch/lldp/ens2f0np0.pcap",
+      WriteLldpPcap(LldpFrameBuilder::Leaf(12, 7).Pfc(0x08).RocePriority(3).Build(), 1767225600));
+  WriteFile(root + "/rocewatch/dcb/ens2f0np0.json",
+            FormatDcbRecording("ens2f0np0", std::optional(DcbIeeeAnswer(0x18))));
+}
+
+TEST(LldpRecordingDiagnoseTest, DiagnoseOfABundleComparesTheSwitchWithTheRecordedHostPfc) {
+  TempDir host;
+  ASSERT_TRUE(WriteExampleNode(host.path()).ok());
+  WriteRecordedRail(host.path());
+  int status = -1;
+  std::string out = RunCommand(std::string(ROCEWATCH_BINARY) +
+                                   " diagnose --json --daemon none --link-window 0 --host-root " +
+                                   host.path() + " 2>/dev/null",
+                               &status);
+  nlohmann::json report = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << out;
+  bool found = false;
+  for (const auto& f : report["findings"])
+    found = found || (f["check"] == "switch_pfc_differs_from_host" && f["subject"] == "ens2f0np0");
+  EXPECT_TRUE(found) << report["findings"].dump(1);
+}
+
 // No namespace needed: on a recorded host, `run` reads each rail's neighbor from its recording,
-// replayed, in place of the socket (the example node's netdevs do not exist here).
+// replayed, in place of the socket (the example node's netdevs do not exist here), and the host's
+// PFC from its recorded DCB answer.
 TEST(LldpRecordingRunTest, RunOnARecordedHostExportsTheRecordedNeighbor) {
   TempDir host;
   ASSERT_TRUE(WriteExampleNode(host.path()).ok());
-  int status = -1;
-  RunCommand("mkdir -p " + host.path() + "/rocewatch/lldp", &status);
-  ASSERT_EQ(status, 0);
-  {
-    std::ofstream out(host.path() + "/rocewatch/lldp/ens2f0np0.pcap", std::ios::binary);
-    out << WriteLldpPcap(LldpFrameBuilder::Leaf(12, 7).Build(), 1767225600);
-  }
+  WriteRecordedRail(host.path());
   auto daemon =
       DaemonProcess::Start({"--host-root", host.path(), "--state-file", "", "--interval", "200ms"});
   ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
@@ -157,6 +192,16 @@ TEST(LldpRecordingRunTest, RunOnARecordedHostExportsTheRecordedNeighbor) {
     if (!info) std::this_thread::sleep_for(milliseconds(100));
   }
   EXPECT_EQ(info, 1);
+  StatusOr<std::string> metrics = (*daemon)->Scrape();
+  ASSERT_TRUE(metrics.ok());
+  EXPECT_EQ(
+      FindSample(*metrics, R"(rocewatch_netdev_pfc_enabled{netdev="ens2f0np0",priority="4"})"), 1)
+      << "the recorded DCB answer is the host's PFC";
+  StatusOr<HttpResponse> findings =
+      HttpGet("127.0.0.1", (*daemon)->port(), "/api/v1/findings", std::chrono::seconds(5));
+  ASSERT_TRUE(findings.ok()) << findings.status().ToString();
+  EXPECT_NE(findings->body.find("switch_pfc_differs_from_host"), std::string::npos)
+      << findings->body;
   EXPECT_EQ((*daemon)->Stop(), 0);
 }
 

@@ -4,6 +4,7 @@
 #include "core/duration.h"
 #include "core/terminal_text.h"
 #include "lldp/recorded_lldp_socket.h"
+#include "netlink/dcb_recording.h"
 #include "netlink/netlink_netdev_reader.h"
 
 namespace rocewatch {
@@ -33,6 +34,7 @@ int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::os
   collect.kubelet = kubelet.get();
   // A recorded host (a bundle) gives its recordings back; a live one its sockets.
   collect.lldp = RecordingsFirst(env.lldp, fs, *env.clock, paths.host_root);
+  if (env.dcb) collect.dcb = DcbRecordingsFirst(env.dcb, fs, paths.host_root);
   collect.clock = env.clock;
   collect.lldp_wait = options.lldp_wait;
   if (options.lldp_wait > Duration::zero())

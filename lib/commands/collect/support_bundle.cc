@@ -12,6 +12,7 @@
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 #include "lldp/lldp_pcap.h"
+#include "netlink/dcb_recording.h"
 #include "os/netdev_recording.h"
 
 namespace rocewatch {
@@ -286,6 +287,16 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
   }
 
   CollectEthtool(ethtool, netdevs, copy, summary, options);
+
+  // The host's DCB answer of each RoCE port's netdev (its PFC), as the kernel gave it.
+  if (options.dcb)
+    for (const std::string& netdev : PortNetdevs(fs, infiniband)) {
+      StatusOr<std::optional<std::vector<uint8_t>>> answer = options.dcb(netdev);
+      if (!answer.ok() && answer.status().code() == StatusCode::kNotFound) continue;
+      if (!answer.ok())
+        summary.failures.push_back("dcb " + netdev + ": " + answer.status().message());
+      copy.Write(DcbRecordingBundlePath(netdev), FormatDcbRecording(netdev, answer));
+    }
 
   // Each rail's far end: the last LLDP frame of each RoCE port's netdev, as tcpdump writes it.
   if (options.lldp && options.clock != nullptr && options.lldp_wait > Duration::zero()) {

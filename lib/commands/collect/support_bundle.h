@@ -13,6 +13,8 @@
 //   proc/sys/net/ipv6/conf/            keep_addr_on_down of the RNIC netdevs, all and default
 //   rocewatch/ethtool/<netdev>/        the ethtool answers as recordings (ethtool_recording.h)
 //   rocewatch/kubelet/pod-resources.json  the kubelet's pod-resources answer (or its failure)
+//   rocewatch/dcb/<netdev>.json        each RoCE port netdev's DCB answer (netlink/dcb_recording.h)
+//   rocewatch/lldp/<netdev>.pcap       each RoCE port netdev's last LLDP frame (lldp/lldp_pcap.h)
 //   rocewatch/netlink/addresses        the RNIC netdevs' addresses and link flags (for people)
 //   rocewatch/bundle.json              what was collected, when, by which version, what failed
 // Attributes the kernel refuses to read (EINVAL on an empty GID slot, speed of a down link) are
@@ -26,6 +28,7 @@
 #include "core/clock.h"
 #include "ethtool/ethtool_poller.h"
 #include "lldp/lldp_socket.h"
+#include "netlink/dcb_pfc.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
 #include "os/netdev_reader.h"
@@ -42,6 +45,9 @@ struct CollectOptions {
   LldpSocketOpener lldp;
   const Clock* clock = nullptr;
   Duration lldp_wait{};
+  // Each RoCE port netdev's DCB answer; null: none recorded. A netdev it does not find (NotFound)
+  // is left out.
+  DcbAnswerReader dcb{};
 };
 
 struct CollectSummary {

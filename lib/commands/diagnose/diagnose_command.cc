@@ -256,9 +256,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     }
   }
   // Each rail's far end: the daemon's LLDP neighbor, else a bundle's recording.
-  RailNeighborLook neighbors =
-      LookUpRailNeighbors(report.snapshot, daemon && daemon->usable() ? &daemon->metrics : nullptr,
-                          fs, paths.host_root);
+  RailNeighborLook neighbors = LookUpRailNeighbors(
+      report.snapshot, daemon && daemon->usable() ? &daemon->metrics : nullptr, fs, paths);
   report.neighbors = std::move(neighbors.by_netdev);
   report.findings.insert(report.findings.end(), neighbors.findings.begin(),
                          neighbors.findings.end());

@@ -7,6 +7,8 @@
 #include "lldp/lldp_frame.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "model/check_policy.h"
+#include "netlink/dcb_recording.h"
+#include "sysfs/netdev_mtu.h"
 
 namespace rocewatch {
 namespace {
@@ -58,7 +60,8 @@ std::optional<LldpFrame> FromRecording(const FileSystem& fs, const std::string& 
 
 RailNeighborLook LookUpRailNeighbors(const NodeSnapshot& snapshot,
                                      const std::vector<ExposedSample>* daemon_metrics,
-                                     const FileSystem& fs, const std::string& host_root) {
+                                     const FileSystem& fs, const HostPaths& paths) {
+  const std::string& host_root = paths.host_root;
   RailNeighborLook look;
   std::map<std::string, LldpFrame> recorded;  // stable addresses for the checks below
   std::vector<std::pair<std::string, RailIdentity>> recorded_rails;
@@ -83,10 +86,23 @@ RailNeighborLook LookUpRailNeighbors(const NodeSnapshot& snapshot,
   if (recorded.empty()) return look;
   FabricObservation fabric;
   std::vector<CabledRail> cabled;
+  // The recorded host's own side: its MTUs, and its PFC from the recorded DCB answers (a bundle
+  // without them leaves the host's PFC unknown).
+  HostPfcReader host_pfc = HostPfcFromAnswers(DcbRecordingsFirst(nullptr, fs, host_root));
   for (const auto& [netdev, identity] : recorded_rails) {
     const LldpFrame* frame = &recorded.at(netdev);
+    std::optional<uint8_t> host_pfc_enabled;
+    StatusOr<std::optional<HostPfc>> pfc = host_pfc(netdev);
+    if (pfc.ok() && pfc->has_value()) {
+      host_pfc_enabled = (*pfc)->enabled;
+    } else if (!pfc.ok() && pfc.status().code() != StatusCode::kNotFound) {
+      look.findings.push_back({SeverityOf("read_failed"), "read_failed", netdev,
+                               netdev + ": the recorded DCB answer could not be read (" +
+                                   pfc.status().ToString() + "): the host's PFC is unknown",
+                               "record it again with rocewatch collect on the host"});
+    }
     fabric.rails.push_back({netdev, identity.device + "/" + std::to_string(identity.port), frame,
-                            std::nullopt, std::nullopt});
+                            ReadNetdevMtu(fs, paths, netdev), host_pfc_enabled});
     cabled.push_back({identity, frame});
   }
   NumberRails(cabled);

@@ -3,8 +3,8 @@
 // the daemon when it knows the rail's LLDP neighbor, else from the recording a bundle holds
 // (<host-root>/rocewatch/lldp/<netdev>.pcap, lldp/lldp_pcap.h), else unknown ("no LLDP frame
 // yet"). Recorded neighbors are also checked here as the daemon checks live ones
-// (fabric/fabric_checks.h, fabric/rail_cabling_checks.h without a plan): a bundle reads back with
-// its fabric findings.
+// (fabric/fabric_checks.h, fabric/rail_cabling_checks.h without a plan), with the recorded host's
+// MTUs and DCB answers (netlink/dcb_recording.h): a bundle reads back with its fabric findings.
 
 #include <map>
 #include <string>
@@ -15,6 +15,7 @@
 #include "model/finding.h"
 #include "model/node.h"
 #include "os/file_system.h"
+#include "os/host_paths.h"
 
 namespace rocewatch {
 
@@ -32,6 +33,6 @@ struct RailNeighborLook {
 // UTF-8 and cut as the daemon cuts its own (fabric/neighbor_labels.h): its answer is not trusted.
 RailNeighborLook LookUpRailNeighbors(const NodeSnapshot& snapshot,
                                      const std::vector<ExposedSample>* daemon_metrics,
-                                     const FileSystem& fs, const std::string& host_root);
+                                     const FileSystem& fs, const HostPaths& paths);
 
 }  // namespace rocewatch

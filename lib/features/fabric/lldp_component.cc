@@ -117,12 +117,8 @@ void LldpComponent::ReadHostPfc(MonitorContext& ctx) {
     if (state.read_at && now - *state.read_at < kHostPfcEvery) continue;
     state.read_at = now;
     StatusOr<std::optional<HostPfc>> read = read_pfc_(netdev);
-    auto same = [](const std::optional<HostPfc>& a, const std::optional<HostPfc>& b) {
-      return a.has_value() == b.has_value() &&
-             (!a || (a->enabled == b->enabled && a->capability == b->capability));
-    };
     std::optional<HostPfc> now_known = read.ok() ? *read : std::nullopt;
-    if (!same(state.pfc, now_known)) cached_findings_.reset();
+    if (state.pfc != now_known) cached_findings_.reset();
     state.pfc = now_known;
     if (read.ok()) continue;
     if (read.status().code() != StatusCode::kNotFound) {

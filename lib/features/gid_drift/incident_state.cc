@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/hex.h"
+
 namespace rocewatch {
 namespace {
 
@@ -122,31 +124,11 @@ ConsumerKnowledge ConsumersFromLabel(const std::string& label) {
   Bad("unknown consumer knowledge '" + label + "'");
 }
 
-std::string ToHex(const std::vector<uint8_t>& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string text;
-  text.reserve(bytes.size() * 2);
-  for (uint8_t byte : bytes) {
-    text.push_back(kDigits[byte >> 4]);
-    text.push_back(kDigits[byte & 0xf]);
-  }
-  return text;
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  Bad("frame is not lower-case hex");
-}
-
 std::vector<uint8_t> FrameFromHex(const json& object) {
   const std::string text = object.at("frame").get<std::string>();
-  if (text.empty() || text.size() % 2 != 0 || text.size() > 2 * kMaxPersistedFrameBytes)
-    Bad("frame is empty, odd or too long");
-  std::vector<uint8_t> bytes(text.size() / 2);
-  for (size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<uint8_t>(HexDigit(text[2 * i]) << 4 | HexDigit(text[2 * i + 1]));
-  return bytes;
+  std::optional<std::vector<uint8_t>> bytes = HexDecode(text, kMaxPersistedFrameBytes);
+  if (!bytes || bytes->empty()) Bad("frame is not lower-case hex of 1 to 1522 bytes");
+  return std::move(*bytes);
 }
 
 }  // namespace
@@ -189,8 +171,9 @@ json IncidentsToJson(const PersistedIncidents& incidents) {
     findings.push_back({{"check", key.first}, {"subject", key.second}, {"since", since}});
   json far_ends = json::array();
   for (const auto& [netdev, far_end] : incidents.far_ends)
-    far_ends.push_back(
-        {{"netdev", netdev}, {"frame", ToHex(far_end.frame)}, {"last_seen", far_end.last_seen}});
+    far_ends.push_back({{"netdev", netdev},
+                        {"frame", HexEncode(far_end.frame)},
+                        {"last_seen", far_end.last_seen}});
   return {{"netdevs", std::move(netdevs)},
           {"rails", std::move(rails)},
           {"findings", findings},

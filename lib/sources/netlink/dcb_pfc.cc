@@ -43,7 +43,8 @@ int OnError(sockaddr_nl*, nlmsgerr* err, void* arg) {
 }  // namespace
 
 StatusOr<std::optional<HostPfc>> ParseDcbIeeeAnswer(std::span<const uint8_t> attributes) {
-  if (attributes.size() > 64 * 1024) return Status::Corrupt("DCB answer larger than 64 KiB");
+  if (attributes.size() > kMaxDcbAnswerBytes)
+    return Status::Corrupt("DCB answer larger than 64 KiB");
   // nla_parse reads the buffer only; it needs a mutable pointer by its signature.
   std::vector<uint8_t> copy(attributes.begin(), attributes.end());
   nlattr* top[DCB_ATTR_MAX + 1] = {};
@@ -83,7 +84,8 @@ Status LibnlDcbSource::Open() {
   return Status::Ok();
 }
 
-StatusOr<std::optional<HostPfc>> LibnlDcbSource::ReadPfc(const std::string& netdev) {
+StatusOr<std::optional<std::vector<uint8_t>>> LibnlDcbSource::ReadIeeeAnswer(
+    const std::string& netdev) {
   if (!sock_) return Status::Unavailable("DCB netlink socket not open");
   nl_msg* msg = nlmsg_alloc_simple(RTM_GETDCB, NLM_F_REQUEST);
   if (!msg) return Status::IoError("nlmsg_alloc failed");
@@ -110,20 +112,31 @@ StatusOr<std::optional<HostPfc>> LibnlDcbSource::ReadPfc(const std::string& netd
     if (received < 0 && !reply.done) break;
   }
   nl_cb_put(cb);
-  if (reply.error == EOPNOTSUPP) return std::optional<HostPfc>();
+  if (reply.error == EOPNOTSUPP) return std::optional<std::vector<uint8_t>>();
   if (reply.error == ENODEV)
     return Status::NotFound("DCB_CMD_IEEE_GET " + netdev + ": no such netdev in this namespace");
   if (reply.error != 0) return Status::FromErrno(reply.error, "DCB_CMD_IEEE_GET " + netdev);
   if (!reply.done)
     return Status::IoError("DCB_CMD_IEEE_GET " + netdev + ": " + nl_geterror(received));
-  return ParseDcbIeeeAnswer(reply.attributes);
+  if (reply.attributes.size() > kMaxDcbAnswerBytes)
+    return Status::Corrupt("DCB_CMD_IEEE_GET " + netdev + ": answer larger than 64 KiB");
+  return std::optional<std::vector<uint8_t>>(std::move(reply.attributes));
 }
 
-HostPfcReader LibnlHostPfcReader() {
+DcbAnswerReader LibnlDcbAnswerReader() {
   auto source = std::make_shared<LibnlDcbSource>();
-  return [source](const std::string& netdev) -> StatusOr<std::optional<HostPfc>> {
+  return [source](const std::string& netdev) -> StatusOr<std::optional<std::vector<uint8_t>>> {
     if (Status opened = source->Open(); !opened.ok()) return opened;
-    return source->ReadPfc(netdev);
+    return source->ReadIeeeAnswer(netdev);
+  };
+}
+
+HostPfcReader HostPfcFromAnswers(DcbAnswerReader read) {
+  return [read = std::move(read)](const std::string& netdev) -> StatusOr<std::optional<HostPfc>> {
+    StatusOr<std::optional<std::vector<uint8_t>>> answer = read(netdev);
+    if (!answer.ok()) return answer.status();
+    if (!*answer) return std::optional<HostPfc>();
+    return ParseDcbIeeeAnswer(**answer);
   };
 }
 

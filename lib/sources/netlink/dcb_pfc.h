@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/status.h"
 
@@ -21,11 +22,22 @@ namespace rocewatch {
 struct HostPfc {
   uint8_t enabled = 0;     // bit P: PFC enabled on priority P
   uint8_t capability = 0;  // traffic classes that can be lossless at once
+  bool operator==(const HostPfc&) const = default;
 };
 
 // Reads one netdev's PFC; nullopt where the driver has no DCB (EOPNOTSUPP). Errors: NotFound for
 // a netdev not in this network namespace (ENODEV), IoError otherwise.
 using HostPfcReader = std::function<StatusOr<std::optional<HostPfc>>(const std::string& netdev)>;
+
+// The attributes of one netdev's DCB_CMD_IEEE_GET answer, as the kernel sent them (what follows
+// its struct dcbmsg, at most kMaxDcbAnswerBytes); nullopt where the driver has no DCB
+// (EOPNOTSUPP). Errors as HostPfcReader's. Recorded in bundles (netlink/dcb_recording.h).
+using DcbAnswerReader =
+    std::function<StatusOr<std::optional<std::vector<uint8_t>>>(const std::string& netdev)>;
+inline constexpr size_t kMaxDcbAnswerBytes = 64 * 1024;
+
+// The PFC of each answer `read` gives.
+HostPfcReader HostPfcFromAnswers(DcbAnswerReader read);
 
 // The attributes of a DCB_CMD_IEEE_GET answer (what follows its struct dcbmsg). nullopt when
 // the answer carries no DCB_ATTR_IEEE_PFC (the driver implements no ieee_getpfc). Corrupt for
@@ -42,13 +54,13 @@ class LibnlDcbSource {
   LibnlDcbSource& operator=(const LibnlDcbSource&) = delete;
 
   Status Open();
-  StatusOr<std::optional<HostPfc>> ReadPfc(const std::string& netdev);
+  StatusOr<std::optional<std::vector<uint8_t>>> ReadIeeeAnswer(const std::string& netdev);
 
  private:
   nl_sock* sock_ = nullptr;
 };
 
 // A reader over one LibnlDcbSource opened at the first read (and again after a failed open).
-HostPfcReader LibnlHostPfcReader();
+DcbAnswerReader LibnlDcbAnswerReader();
 
 }  // namespace rocewatch
