@@ -208,8 +208,12 @@ Status Daemon::Open(Resources resources) {
     std::shared_ptr<const std::string> document = findings_->Get();
     return published_.load(std::memory_order_acquire) ? document : nullptr;
   };
+  // /healthz names the sources with a read stuck in the kernel, and stays 200 for them: the loop
+  // is live, and a restart would hang on the same read.
+  auto health_note = [this] { return StalledSourcesNote(source_->stuck()); };
   StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(
-      options_.listen, {metrics_document, health, findings_document}, options_.api_socket);
+      options_.listen, {metrics_document, health, findings_document, health_note},
+      options_.api_socket);
   if (!server.ok()) return server.status();
   server_ = std::move(server).value();
   // The local socket is a convenience for tools on the node: without it the daemon still

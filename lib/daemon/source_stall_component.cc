@@ -7,12 +7,32 @@
 #include "model/check_policy.h"
 
 namespace rocewatch {
+namespace {
+
+// What is stuck now, by source.
+std::map<std::string, std::vector<std::string>> StuckBySource(const StuckCalls& stuck) {
+  std::map<std::string, std::vector<std::string>> by_source;
+  for (StuckCalls::Call& call : stuck.List())
+    by_source[call.source].push_back(std::move(call.what));
+  return by_source;
+}
+
+}  // namespace
+
+std::string StalledSourcesNote(const StuckCalls& stuck) {
+  if (stuck.size() == 0) return "";  // no lock taken while nothing is stuck
+  std::string named;
+  for (const auto& [source, calls] : StuckBySource(stuck))
+    named += fmt::format("{}{} ({})", named.empty() ? "" : ", ", source, calls.size());
+  if (named.empty()) return "";
+  return "stalled reads: " + named + "; the source_stalled finding names them";
+}
 
 void SourceStallComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   (void)ctx;
-  std::map<std::string, int> stuck_by_source;
+  std::map<std::string, size_t> stuck_by_source;
   for (const std::string& source : sources_) stuck_by_source[source] = 0;
-  for (const StuckCalls::Call& call : stuck_.List()) ++stuck_by_source[call.source];
+  for (const auto& [source, calls] : StuckBySource(stuck_)) stuck_by_source[source] = calls.size();
   out.Declare("rocewatch_source_stalled",
               "1 while a read of the source has not returned within its deadline (stuck in the "
               "kernel: the read is skipped, the rest of the node is read); 0 otherwise.",
@@ -28,11 +48,8 @@ void SourceStallComponent::AppendMetrics(const MonitorContext& ctx, MetricFamili
 void SourceStallComponent::AppendFindings(const MonitorContext& ctx,
                                           std::vector<Finding>& out) const {
   (void)ctx;
-  std::map<std::string, std::vector<std::string>> stuck_by_source;
-  for (StuckCalls::Call& call : stuck_.List())
-    stuck_by_source[call.source].push_back(std::move(call.what));
   const double deadline = ToSeconds(call_deadline_);
-  for (const auto& [source, calls] : stuck_by_source) {
+  for (const auto& [source, calls] : StuckBySource(stuck_)) {
     std::string named;
     for (size_t i = 0; i < calls.size() && i < kNamedCalls; ++i)
       named += (i == 0 ? "" : ", ") + calls[i];

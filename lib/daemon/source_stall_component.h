@@ -3,7 +3,7 @@
 // rocewatch_source_stalled {source} (1 while a read of that source has not returned for over its
 // deadline, else 0), rocewatch_reading_threads_abandoned (threads given up on that have not
 // finished), and one source_stalled finding per stalled source naming what is stuck
-// (docs/metrics.md, docs/diagnose.md).
+// (docs/metrics.md, docs/diagnose.md). StalledSourcesNote says the same in one line for /healthz.
 //
 // Threading: the loop thread; StuckCalls is thread-safe. REQUIRES: stuck outlives the component.
 
@@ -35,5 +35,10 @@ class SourceStallComponent final : public MonitorComponent {
   const std::vector<std::string> sources_;
   const Duration call_deadline_;
 };
+
+// The sources with a read stuck now, for /healthz: "stalled reads: sysfs (2), verbs (1); the
+// source_stalled finding names them", or "" when none. Only rocewatch's own source names, never a
+// host path (those reach a terminal through the finding, escaped). Thread-safe.
+std::string StalledSourcesNote(const StuckCalls& stuck);
 
 }  // namespace rocewatch

@@ -303,10 +303,15 @@ class MetricsServer::Impl {
     const Health health = endpoints_.health ? endpoints_.health() : Health::kStalled;
     if (health == Health::kNotReady)
       return StartWriting(connection, HttpTextAnswer(503, kNotReady, head_only));
-    if (head.path == "/healthz")
-      return StartWriting(connection, health == Health::kLive
-                                          ? HttpTextAnswer(200, "ok\n", head_only)
-                                          : HttpTextAnswer(503, "stalled\n", head_only));
+    if (head.path == "/healthz") {
+      std::string body = health == Health::kLive ? "ok\n" : "stalled\n";
+      if (endpoints_.health_note) {
+        const std::string note = endpoints_.health_note();
+        if (!note.empty()) body += note + "\n";
+      }
+      return StartWriting(connection,
+                          HttpTextAnswer(health == Health::kLive ? 200 : 503, body, head_only));
+    }
     connection.phase = Connection::Phase::kWaitingDocument;
     connection.deadline = SteadyClock::now() + kDocumentDeadline;
     {

@@ -48,11 +48,15 @@ class MetricsServer {
   using MetricsDocument = std::function<std::shared_ptr<const ServedText>()>;
   // The findings document to serve, or null while there is none yet. Same thread and contract.
   using FindingsDocument = std::function<std::shared_ptr<const std::string>()>;
+  // One line that /healthz adds to its answer, live or stalled (the daemon's: which sources have
+  // a read stuck in the kernel), or "" for none. Same thread and contract as HealthCheck.
+  using HealthNote = std::function<std::string()>;
 
   struct Endpoints {
     MetricsDocument metrics;
     HealthCheck health;
-    FindingsDocument findings;  // may be null: /api/v1/findings is then 404
+    FindingsDocument findings;         // may be null: /api/v1/findings is then 404
+    HealthNote health_note = nullptr;  // may be null: no note
   };
 
   // Binds `address` and starts serving. Errors: Unavailable with the reason, in words (port in

@@ -147,6 +147,34 @@ TEST_F(MetricsServerTest, HealthzFollowsTheHealthCheck) {
   EXPECT_EQ(stalled->body, "stalled\n");
 }
 
+TEST_F(MetricsServerTest, HealthzAddsTheHealthNoteLineWhenThereIsOne) {
+  std::mutex note_mutex;
+  std::string note;  // GUARDED_BY(note_mutex)
+  MetricsServer::Endpoints endpoints = Endpoints();
+  endpoints.health_note = [&] {
+    std::lock_guard<std::mutex> lock(note_mutex);
+    return note;
+  };
+  auto server = MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), endpoints);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  auto plain = HttpGet("127.0.0.1", (*server)->port(), "/healthz");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->body, "ok\n");
+  {
+    std::lock_guard<std::mutex> lock(note_mutex);
+    note = "stalled reads: sysfs (2)";
+  }
+  auto noted = HttpGet("127.0.0.1", (*server)->port(), "/healthz");
+  ASSERT_TRUE(noted.ok());
+  EXPECT_EQ(noted->status, 200);
+  EXPECT_EQ(noted->body, "ok\nstalled reads: sysfs (2)\n");
+  health_ = MetricsServer::Health::kStalled;
+  auto stalled = HttpGet("127.0.0.1", (*server)->port(), "/healthz");
+  ASSERT_TRUE(stalled.ok());
+  EXPECT_EQ(stalled->status, 503);
+  EXPECT_EQ(stalled->body, "stalled\nstalled reads: sysfs (2)\n");
+}
+
 TEST_F(MetricsServerTest, FindingsAreTheCallbacksDocumentOr503WhileThereIsNone) {
   auto none = HttpGet("127.0.0.1", server_->port(), "/api/v1/findings");
   ASSERT_TRUE(none.ok());

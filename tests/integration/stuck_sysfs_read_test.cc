@@ -1,8 +1,8 @@
 // A sysfs file whose read never returns (a FIFO with no writer in place of one port's state and of
 // one GID slot: open() blocks as a wedged driver's show() does) must not stop the daemon: the
 // other ports are still exported, the source is reported stalled (metric, finding), /healthz
-// answers, SIGTERM exits within its bound, and a restart with the FIFOs still there starts and
-// serves too.
+// answers and names it, SIGTERM exits within its bound, and a restart with the FIFOs still there
+// starts and serves too.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -99,6 +99,7 @@ TEST_F(StuckSysfsReadTest, TheRestOfTheNodeIsExportedAndTheSourceReportedStalled
   auto health = HttpGet("127.0.0.1", daemon->port(), "/healthz");
   ASSERT_TRUE(health.ok());
   EXPECT_EQ(health->status, 200);  // the loop is live: a wedged driver must not restart the pod
+  EXPECT_EQ(health->body, "ok\nstalled reads: sysfs (2); the source_stalled finding names them\n");
 
   // Polls go on past the stuck reads, without waiting for them again (no thread given up on).
   ASSERT_TRUE(daemon->Poll().ok());
@@ -116,6 +117,9 @@ TEST_F(StuckSysfsReadTest, TheRestOfTheNodeIsExportedAndTheSourceReportedStalled
   ASSERT_TRUE(metrics.ok());
   EXPECT_EQ(FindSample(metrics->body, "rocewatch_source_stalled{source=\"sysfs\"}"), 0);
   EXPECT_EQ(FindSample(metrics->body, Series("rocewatch_port_active", "mlx5_1")), 1);
+  health = HttpGet("127.0.0.1", daemon->port(), "/healthz");
+  ASSERT_TRUE(health.ok());
+  EXPECT_EQ(health->body, "ok\n");
 }
 
 // The real binary, default deadline (2 s): starts, serves, exits on SIGTERM with the reads still
@@ -135,6 +139,7 @@ TEST_F(StuckSysfsReadTest, TheDaemonStartsServesStopsAndRestartsWithTheFifosInPl
     auto health = (*daemon)->Get("/healthz");
     ASSERT_TRUE(health.ok());
     EXPECT_EQ(health->status, 200);
+    EXPECT_NE(health->body.find("stalled reads: sysfs (2)"), std::string::npos) << health->body;
     ASSERT_TRUE((*daemon)->Signal(SIGTERM));
     std::optional<int> status = (*daemon)->WaitForExit(seconds(5));
     ASSERT_TRUE(status.has_value()) << "did not exit within 5 s of SIGTERM\n"

@@ -1,12 +1,16 @@
 // `rocewatch diagnose --host-root BUNDLE` on a bundle someone else wrote: links that lead out of
 // the bundle are refused, never read (the report says which were), and host strings holding
-// terminal escapes reach the text report and the --npd line escaped. The real binary, on the
-// bundled example node with the hostile parts planted in it.
+// terminal escapes reach the text report and the --npd line escaped. `rocewatch run --host-root`
+// on the same bundle never reads through such a link either. The real binary, on the bundled
+// example node with the hostile parts planted in it.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include "support/daemon_process.h"
 #include "support/example_node.h"
 #include "support/golden.h"
 #include "support/temp_dir.h"
@@ -80,6 +84,45 @@ TEST_F(UntrustedBundleTest, RelativeLinksInsideTheBundleStillResolve) {
   const std::string after = Diagnose("--json", &status);
   EXPECT_EQ(after.find("host_root_link_refused"), std::string::npos) << after;
   EXPECT_EQ(after, before);
+}
+
+// What `rocewatch run --host-root BUNDLE` exports once its consumer scan has listed the training
+// process (pid 4242, whose comm is a label of rocewatch_rdma_consumer_info), with the log and the
+// findings document; "" if it did not within 20 s.
+std::string RunUntilTheConsumerIsExported(const std::string& bundle) {
+  auto daemon = DaemonProcess::Start({"--host-root", bundle, "--state-file", ""});
+  if (!daemon.ok()) return "";
+  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < end) {
+    StatusOr<std::string> metrics = (*daemon)->Scrape();
+    if (metrics.ok() && metrics->find("rocewatch_rdma_consumer_info{") != std::string::npos &&
+        metrics->find("pid=\"4242\"") != std::string::npos) {
+      StatusOr<HttpResponse> findings = (*daemon)->Get("/api/v1/findings");
+      const std::string document = findings.ok() ? findings->body : "";
+      (*daemon)->Stop();
+      return *metrics + document + (*daemon)->ReadLog();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return "";
+}
+
+TEST_F(UntrustedBundleTest, RunNeverReadsThroughALinkOutOfTheRoot) {
+  // The control: the secret as a regular file inside the root, where the comm is read, reaches
+  // /metrics. So its absence below means the link was not followed.
+  bundle_.WriteFile("proc/4242/comm", std::string(kSecret) + "\n");
+  const std::string inside = RunUntilTheConsumerIsExported(bundle_.path());
+  ASSERT_FALSE(inside.empty()) << "the daemon did not export the consumer";
+  ASSERT_NE(inside.find("SECRET-HASH"), std::string::npos) << inside;
+
+  Plant("proc/4242/comm", secret_);                        // absolute
+  Plant("sys/class/infiniband/mlx5_0/fw_ver", secret_);    // read by the poller
+  Plant("sys/class/infiniband/mlx5_0/ports/1/link_layer",  // a label of port_info
+        "../../../../../../../" + fs::path(outside_.path()).filename().string() + "/shadow");
+  const std::string linked = RunUntilTheConsumerIsExported(bundle_.path());
+  ASSERT_FALSE(linked.empty()) << "the daemon did not export the consumer";
+  EXPECT_EQ(linked.find("SECRET-HASH"), std::string::npos) << linked;
+  EXPECT_EQ(linked.find("NEVER-PRINTED"), std::string::npos) << linked;
 }
 
 TEST_F(UntrustedBundleTest, TerminalEscapesInHostStringsAreEscapedInTextAndNpd) {
