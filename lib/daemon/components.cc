@@ -44,7 +44,8 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   traffic->UseConsumers(board);
   set.traffic = traffic.get();
   set.all.push_back(std::move(traffic));
-  set.ethtool = ethtool.get();
+  EthtoolComponent* ethtool_view = ethtool.get();
+  set.ethtool = ethtool_view;
   set.all.push_back(std::move(ethtool));
   // Each rail's far end (LLDP); a host without the capability or the netdevs reports it and
   // goes on.
@@ -69,8 +70,8 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
     set.all.push_back(std::move(lldp));
   }
   // Last: it assembles what the others found into the state file, and restores it to them.
-  set.all.push_back(
-      std::make_unique<RestartStateComponent>(drift_view, netlink_view, *set.traffic, lldp_view));
+  set.all.push_back(std::make_unique<RestartStateComponent>(
+      RestartStateSources{drift_view, netlink_view, *set.traffic, lldp_view, ethtool_view}));
   return set;
 }
 

@@ -25,6 +25,33 @@ std::string Counts(const std::map<std::pair<std::string, std::string>, size_t>& 
   return text.empty() ? "none" : text;
 }
 
+constexpr size_t kMaxKeptReason = 512;
+
+EthtoolComponent::Verdicts VerdictsOf(const PersistedIncidents& saved) {
+  EthtoolComponent::Verdicts verdicts;
+  for (const auto& [netdev, kept] : saved.link_quality)
+    for (LinkQualityState state : kAllLinkQualityStates)
+      if (kept.state == LinkQualityStateLabel(state))
+        verdicts.link_quality[netdev] = {state, kept.reason};
+  for (const auto& [netdev, priority, direction] : saved.pfc_storms)
+    verdicts.pfc.storms.insert(
+        {netdev, priority, direction == "tx" ? PauseDirection::kTx : PauseDirection::kRx});
+  for (const auto& [netdev, kept] : saved.pfc_driver_storms)
+    verdicts.pfc.driver[netdev] = {kept.warning_events, kept.error_events};
+  return verdicts;
+}
+
+void AddVerdicts(const EthtoolComponent::Verdicts& verdicts, PersistedIncidents& out) {
+  for (const auto& [netdev, verdict] : verdicts.link_quality)
+    out.link_quality[netdev] = {LinkQualityStateLabel(verdict.state),
+                                verdict.reason.substr(0, kMaxKeptReason)};
+  for (const PfcKey& key : verdicts.pfc.storms)
+    out.pfc_storms.insert({key.netdev, key.priority, PauseDirectionLabel(key.direction)});
+  for (const auto& [netdev, driver] : verdicts.pfc.driver)
+    out.pfc_driver_storms[netdev] = {driver.warning_events_in_window,
+                                     driver.error_events_in_window};
+}
+
 }  // namespace
 
 double RoundBaseline(double bytes_per_second) {
@@ -33,10 +60,14 @@ double RoundBaseline(double bytes_per_second) {
   return std::round(bytes_per_second / step) * step;
 }
 
-RestartStateComponent::RestartStateComponent(GidDriftComponent& drift, NetlinkComponent& netlink,
-                                             TrafficComponent& traffic, LldpComponent* lldp,
+RestartStateComponent::RestartStateComponent(RestartStateSources sources,
                                              RestartStateOptions options)
-    : drift_(drift), netlink_(netlink), traffic_(traffic), lldp_(lldp), options_(options) {
+    : drift_(sources.drift),
+      netlink_(sources.netlink),
+      traffic_(sources.traffic),
+      lldp_(sources.lldp),
+      ethtool_(sources.ethtool),
+      options_(options) {
   drift_.SetIncidentSource(
       [this] { return ctx_ != nullptr ? Assemble(*ctx_) : PersistedIncidents{}; });
 }
@@ -60,6 +91,7 @@ Status RestartStateComponent::Start(MonitorContext& ctx) {
       far_ends[netdev] = {std::move(far_end.frame), ToMono(ctx.clock(), far_end.last_seen)};
     lldp_->RestoreFarEnds(std::move(far_ends));
   }
+  if (ethtool_ != nullptr) ethtool_->RestoreVerdicts(VerdictsOf(restored.incidents));
   restoring_ = true;
   return Status::Ok();
 }
@@ -143,6 +175,7 @@ PersistedIncidents RestartStateComponent::Assemble(const MonitorContext& ctx) co
   if (lldp_ != nullptr)
     for (const auto& [netdev, far_end] : lldp_->ExportFarEnds())
       out.far_ends[netdev] = {far_end.frame, std::round(ToUnix(clock, far_end.last_seen))};
+  if (ethtool_ != nullptr) AddVerdicts(ethtool_->ExportVerdicts(), out);
   out.finding_since = restored_since_;
   for (const auto& [key, since] : ctx.findings_since()) out.finding_since[key] = since;
   return out;

@@ -13,6 +13,9 @@
 //     traffic again, it resolves with an event. Rail states older than `traffic_trust` (by the
 //     file's time) are not restored at all;
 //   - findings that are still open keep their original `since`;
+//   - a link that was degraded or failing, and a PFC storm, keep that verdict until the live
+//     counters judge again (a whole link-quality window; a measured pause fraction; the driver's
+//     storm events: their event window), so a restart does not call a failing link ok;
 //   - each rail's last LLDP far end is what the next frame is compared with (a rail recabled
 //     while the daemon was down is reported changed), and the current neighbor again while its
 //     TTL from its last frame has not passed, so the fabric checks judge it at once.
@@ -20,8 +23,8 @@
 // unusable file, a file of another schema: nothing is restored (the store decides and logs).
 // Exports rocewatch_restored_incidents{check,status} (docs/metrics.md).
 //
-// Threading: the event-loop thread. Lifetime: the three components outlive this one (they are
-// registered before it in the same Monitor).
+// Threading: the event-loop thread. Lifetime: the components of RestartStateSources outlive this
+// one (they are registered before it in the same Monitor).
 
 #include <map>
 #include <string>
@@ -30,6 +33,7 @@
 #include "component/monitor_component.h"
 #include "fabric/lldp_component.h"
 #include "gid_drift/gid_drift_component.h"
+#include "link_quality/ethtool_component.h"
 #include "netdev_health/netlink_component.h"
 #include "traffic/traffic_component.h"
 
@@ -41,13 +45,20 @@ struct RestartStateOptions {
   Duration traffic_trust = std::chrono::minutes(10);
 };
 
+// The components whose open incidents are kept. `lldp` and `ethtool` are null when off.
+struct RestartStateSources {
+  GidDriftComponent& drift;
+  NetlinkComponent& netlink;
+  TrafficComponent& traffic;
+  LldpComponent* lldp = nullptr;
+  EthtoolComponent* ethtool = nullptr;
+};
+
 class RestartStateComponent final : public MonitorComponent {
  public:
-  // Registers itself as `drift`'s incident source. REQUIRES: registered after the three (and
-  // after `lldp`, which is null when LLDP is off).
-  RestartStateComponent(GidDriftComponent& drift, NetlinkComponent& netlink,
-                        TrafficComponent& traffic, LldpComponent* lldp,
-                        RestartStateOptions options = {});
+  // Registers itself as the drift component's incident source. REQUIRES: registered after every
+  // component of `sources`.
+  explicit RestartStateComponent(RestartStateSources sources, RestartStateOptions options = {});
 
   std::string_view name() const override { return "restart"; }
   Status Start(MonitorContext& ctx) override;
@@ -65,6 +76,7 @@ class RestartStateComponent final : public MonitorComponent {
   NetlinkComponent& netlink_;
   TrafficComponent& traffic_;
   LldpComponent* const lldp_;
+  EthtoolComponent* const ethtool_;
   const RestartStateOptions options_;
   const MonitorContext* ctx_ = nullptr;  // set by Start, for the incident source
   // (check, status) of the netdev incidents judged at start.

@@ -16,6 +16,7 @@
 #include "support/fake_snapshot_source.h"
 #include "support/http_client.h"
 #include "support/module_pages.h"
+#include "support/no_kernel_ethtool.h"
 #include "support/node_builder.h"
 
 namespace rocewatch {
@@ -26,24 +27,6 @@ using std::chrono::seconds;
 constexpr const char* kNetdev = "ens1f0np0";
 const std::string kDir = "/host/rocewatch/ethtool/ens1f0np0/";
 
-// Kernel sources that know no netdev: every input comes from the recordings.
-class NoKernel final : public DriverStatisticsSource, public EthtoolNetlinkSource {
- public:
-  StatusOr<std::optional<DriverStatistics>> ReadDriverStatistics(const std::string&) override {
-    return Status::NotFound("no such netdev");
-  }
-  StatusOr<std::optional<EthtoolAnswer>> Read(const std::string&, EthtoolRequest) override {
-    return Gone();
-  }
-  StatusOr<std::optional<std::string>> ReadModulePage(const std::string&,
-                                                      const ModulePageAddress&) override {
-    return Gone();
-  }
-
- private:
-  static Status Gone() { return Status::NotFound("no such netdev"); }
-};
-
 // One recorded 100G mlx5 port; each Poll() advances 10 s and rewrites the recordings.
 class EthtoolComponentTest : public ::testing::Test {
  protected:
@@ -53,11 +36,8 @@ class EthtoolComponentTest : public ::testing::Test {
     source_.node = node;
     fs_.AddFile("/host/sys/class/net/ens1f0np0/speed", "100000\n");
     EthtoolOptions options;
-    EthtoolSources kernel;
-    kernel.statistics = std::make_unique<NoKernel>();
-    kernel.netlink = std::make_unique<NoKernel>();
     auto component = std::make_unique<EthtoolComponent>(options, fs_, HostPaths::ForRoots("/host"),
-                                                        std::move(kernel));
+                                                        NoKernelEthtoolSources());
     ethtool_ = component.get();
     monitor_.AddComponent(std::move(component));
     monitor_.SetEventObserver(
@@ -100,7 +80,7 @@ class EthtoolComponentTest : public ::testing::Test {
     rx_pause_us_ += static_cast<uint64_t>(rx_paused * 10e6);
     WriteRecordings();
     clock_.Advance(seconds(10));
-    loop_.RunOnce(Duration::zero());
+    running_->RunOnce(Duration::zero());
   }
   std::string Exposition() {
     return prometheus::TextSerializer().Serialize(monitor_.BuildExposition());
@@ -120,6 +100,7 @@ class EthtoolComponentTest : public ::testing::Test {
   Monitor monitor_;
   FakeFileSystem fs_;
   EthtoolComponent* ethtool_ = nullptr;
+  EventLoop* running_ = &loop_;  // the loop Poll() runs
   std::vector<std::string> events_;
   ModuleValues modules_;
   uint64_t corrected_bits_ = 1'000'000, uncorrectable_ = 0, tx_pause_us_ = 0, rx_pause_us_ = 0;
@@ -161,6 +142,53 @@ TEST_F(EthtoolComponentTest, UncorrectableBlocksAreFailing) {
   EXPECT_EQ(Sample("rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"failing\"}"), 1);
   EXPECT_EQ(Sample("rocewatch_netdev_fec_uncorrectable_blocks_total{netdev=\"ens1f0np0\"}"), 600);
   EXPECT_EQ(Checks(), std::vector<std::string>{"link_quality_failing"});
+}
+
+// A restart of the daemon: a second component on the same recordings, given the first one's
+// verdicts (as the state file keeps them), while the link has gone quiet and the pause stopped.
+TEST_F(EthtoolComponentTest, VerdictsFromBeforeARestartHoldUntilJudgedOnLiveCounters) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  for (int i = 0; i < 3; ++i) Poll(1e-8, 200, /*tx_paused=*/0.9);
+  const EthtoolComponent::Verdicts verdicts = ethtool_->ExportVerdicts();
+  ASSERT_EQ(verdicts.link_quality.size(), 1u);
+  ASSERT_EQ(verdicts.pfc.storms.size(), 1u);
+  monitor_.Stop();
+
+  EventLoop loop(clock_);
+  Monitor monitor(loop, source_, {seconds(10)});
+  auto component = std::make_unique<EthtoolComponent>(
+      EthtoolOptions{}, fs_, HostPaths::ForRoots("/host"), NoKernelEthtoolSources());
+  EthtoolComponent& restarted = *component;
+  restarted.RestoreVerdicts(verdicts);
+  monitor.AddComponent(std::move(component));
+  std::vector<std::string> events;
+  monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
+  ASSERT_TRUE(monitor.Start().ok());
+  running_ = &loop;
+  auto failing = [&] {
+    return FindSample(prometheus::TextSerializer().Serialize(monitor.BuildExposition()),
+                      "rocewatch_link_quality_state{netdev=\"ens1f0np0\",state=\"failing\"}");
+  };
+  EXPECT_EQ(failing(), 1) << "the first scrape after the restart (one sample, at start)";
+  EXPECT_TRUE(events.empty()) << testing::PrintToString(events);
+  // 10 s later: a measured pause fraction of 0 ends the storm, with an event saying why; one
+  // quiet span does not make the failing link ok.
+  Poll(1e-8);
+  EXPECT_EQ(failing(), 1);
+  ASSERT_EQ(events.size(), 1u) << testing::PrintToString(events);
+  EXPECT_NE(events[0].find("PFC storm ended on priority 3 (this host sends pause) (restored at "
+                           "start, judged on live counters)"),
+            std::string::npos)
+      << events[0];
+  for (int i = 0; i < 4; ++i) Poll(1e-8);
+  EXPECT_EQ(failing(), 1) << "50 s of live counters: less than the window";
+  Poll(1e-8);
+  EXPECT_EQ(failing(), 0);
+  ASSERT_EQ(events.size(), 2u) << testing::PrintToString(events);
+  EXPECT_NE(events[1].find("ens1f0np0 link quality failing -> ok"), std::string::npos) << events[1];
+  EXPECT_NE(events[1].find("(restored at start, judged on live counters)"), std::string::npos);
+  monitor.Stop();
 }
 
 TEST_F(EthtoolComponentTest, PfcStormEachWay) {

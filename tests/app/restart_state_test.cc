@@ -12,6 +12,8 @@
 #include <sstream>
 
 #include "daemon/monitor.h"
+#include "ethtool/ethtool_recording.h"
+#include "ethtool/ethtool_text.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/fake_lldp_socket.h"
@@ -19,6 +21,7 @@
 #include "support/http_client.h"
 #include "support/lldp_frames.h"
 #include "support/netlink_builders.h"
+#include "support/no_kernel_ethtool.h"
 #include "support/node_builder.h"
 
 namespace rocewatch {
@@ -94,11 +97,18 @@ class FileSystemWriter final : public StateFileWriter {
   FakeFileSystem& fs_;
 };
 
-// One run of the daemon: its loop, Monitor and components, on the shared host and files; with
-// `lldp`, also the LLDP component receiving on the host's rails through it.
+// What a run has beside the netlink, GID drift, traffic and restart components: the LLDP
+// component receiving on the host's rails through `lldp`, the ethtool component reading the
+// recordings under / of the file system.
+struct RunWith {
+  FakeLldpNetwork* lldp = nullptr;
+  bool ethtool = false;
+};
+
+// One run of the daemon: its loop, Monitor and components, on the shared host and files.
 class DaemonRun {
  public:
-  DaemonRun(FakeClock& clock, Host& host, FakeFileSystem& fs, FakeLldpNetwork* lldp = nullptr)
+  DaemonRun(FakeClock& clock, Host& host, FakeFileSystem& fs, RunWith with = {})
       : clock_(clock),
         loop_(clock),
         monitor_(loop_, host, {seconds(1), milliseconds(100)}),
@@ -113,14 +123,19 @@ class DaemonRun {
     auto drift = std::make_unique<GidDriftComponent>(store_, nullptr, GidDriftOptions{});
     auto traffic = std::make_unique<TrafficComponent>(TrafficOptions{}, milliseconds(500));
     std::unique_ptr<LldpComponent> far_ends;
-    if (lldp != nullptr)
-      far_ends = std::make_unique<LldpComponent>(LldpOptions{}, lldp->Opener(), nullptr);
-    auto restart =
-        std::make_unique<RestartStateComponent>(*drift, *netlink, *traffic, far_ends.get());
+    if (with.lldp != nullptr)
+      far_ends = std::make_unique<LldpComponent>(LldpOptions{}, with.lldp->Opener(), nullptr);
+    std::unique_ptr<EthtoolComponent> ethtool;
+    if (with.ethtool)
+      ethtool = std::make_unique<EthtoolComponent>(EthtoolOptions{}, fs, HostPaths::ForRoots("/"),
+                                                   NoKernelEthtoolSources());
+    auto restart = std::make_unique<RestartStateComponent>(
+        RestartStateSources{*drift, *netlink, *traffic, far_ends.get(), ethtool.get()});
     monitor_.AddComponent(std::move(netlink));
     monitor_.AddComponent(std::move(drift));
     monitor_.AddComponent(std::move(traffic));
     if (far_ends) monitor_.AddComponent(std::move(far_ends));
+    if (ethtool) monitor_.AddComponent(std::move(ethtool));
     monitor_.AddComponent(std::move(restart));
     monitor_.SetEventObserver([this](double, std::string_view what) { events.emplace_back(what); });
   }
@@ -364,7 +379,7 @@ class FarEndRestartTest : public RestartStateTest {
   }
   // A first run that learns both far ends and is stopped; returns the finding's first-seen time.
   double FirstRun() {
-    DaemonRun run(clock_, host_, fs_, &lldp_);
+    DaemonRun run(clock_, host_, fs_, {&lldp_, false});
     run.Start();
     lldp_.wire(Netdev(0)).queued.push_back(Lossy().Build());
     lldp_.wire(Netdev(1)).queued.push_back(Lossless().Build());
@@ -382,7 +397,7 @@ class FarEndRestartTest : public RestartStateTest {
 TEST_F(FarEndRestartTest, AFarEndWithinItsTtlIsJudgedAtOnceWithItsOriginalSince) {
   const double since = FirstRun();
   clock_.Advance(seconds(20));  // a rollout; the switch's TTL is 120 s
-  DaemonRun run(clock_, host_, fs_, &lldp_);
+  DaemonRun run(clock_, host_, fs_, {&lldp_, false});
   run.Start();  // no frame yet: switches repeat theirs every 30 s
   const TimedFinding* f = run.Finding("switch_pfc_missing_roce_priority", Netdev(0));
   ASSERT_NE(f, nullptr) << "the critical finding did not survive the restart";
@@ -403,7 +418,7 @@ TEST_F(FarEndRestartTest, AFarEndWithinItsTtlIsJudgedAtOnceWithItsOriginalSince)
 TEST_F(FarEndRestartTest, ARailRecabledWhileTheDaemonWasDownIsReportedChanged) {
   FirstRun();
   clock_.Advance(minutes(5));  // longer than the TTL: the old neighbor is not current
-  DaemonRun run(clock_, host_, fs_, &lldp_);
+  DaemonRun run(clock_, host_, fs_, {&lldp_, false});
   run.Start();
   EXPECT_EQ(run.Sample(kNeighbor0), std::nullopt);
   EXPECT_EQ(run.Finding("switch_pfc_missing_roce_priority", Netdev(0)), nullptr);
@@ -426,7 +441,7 @@ TEST_F(FarEndRestartTest, FarEndsOfRailsThatAreGoneAreDroppedAndBadFramesIgnored
   text.replace(at + hex.size(), text.find('"', at + hex.size()) - at - hex.size(), "00000000");
   fs_.AddFile(kStatePath, text);
   LogCapture log;
-  DaemonRun run(clock_, host_, fs_, &lldp_);
+  DaemonRun run(clock_, host_, fs_, {&lldp_, false});
   run.Start();
   EXPECT_TRUE(
       run.HasEventWith("rnic1: LLDP neighbor leaf-02 port swp1 from before the restart "
@@ -435,6 +450,77 @@ TEST_F(FarEndRestartTest, FarEndsOfRailsThatAreGoneAreDroppedAndBadFramesIgnored
   EXPECT_NE(log.text().find("the far end kept for rnic0 does not parse"), std::string::npos)
       << log.text();
   EXPECT_EQ(run.Sample(kNeighbor0), std::nullopt);
+}
+
+// Link quality across a restart: rnic0's recorded counters lose FEC blocks (failing), then the
+// daemon restarts while the link is still bad.
+class LinkVerdictRestartTest : public RestartStateTest {
+ protected:
+  LinkVerdictRestartTest() { fs_.AddFile("/sys/class/net/rnic0/speed", "100000\n"); }
+  // The recordings of rnic0 with `uncorrectable` FEC blocks lost so far.
+  void Record(uint64_t uncorrectable) {
+    DriverStatistics s;
+    s.counters = {{"rx_corrected_bits_phy", 1000}, {"rx_symbol_err_phy", 0}};
+    fs_.AddFile("/rocewatch/ethtool/rnic0/statistics", FormatDriverStatisticsText(s));
+    FecReading fec;
+    fec.corrected_blocks = 500;
+    fec.uncorrectable_blocks = uncorrectable;
+    fs_.AddFile("/rocewatch/ethtool/rnic0/fec", FormatFecRecording(fec));
+    fs_.AddFile("/rocewatch/ethtool/rnic0/link_state", "link: yes\n");
+  }
+  // A first run in which rnic0 loses 500 blocks every 10 s (failing), stopped while it still does.
+  // Returns the finding's first-seen time.
+  double FirstRunFailing() {
+    DaemonRun run(clock_, host_, fs_, {nullptr, true});
+    Record(lost_);
+    run.Start();
+    for (int i = 0; i < 3; ++i) {
+      Record(lost_ += 500);
+      run.RunFor(seconds(10));
+    }
+    EXPECT_EQ(run.Sample(kFailing), 1);
+    const TimedFinding* f = run.Finding("link_quality_failing", "rnic0");
+    EXPECT_NE(f, nullptr);
+    return f != nullptr ? f->since_unix_seconds : 0;
+  }
+
+  uint64_t lost_ = 0;
+  static constexpr const char* kFailing =
+      "rocewatch_link_quality_state{netdev=\"rnic0\",state=\"failing\"}";
+};
+
+TEST_F(LinkVerdictRestartTest, AFailingLinkStaysFailingWithItsSinceAcrossARestart) {
+  const double since = FirstRunFailing();
+  clock_.Advance(seconds(5));
+  DaemonRun run(clock_, host_, fs_, {nullptr, true});
+  run.Start();  // one sample: the live counters cannot judge yet
+  EXPECT_EQ(run.Sample(kFailing), 1) << "never ok while being checked";
+  const TimedFinding* f = run.Finding("link_quality_failing", "rnic0");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NEAR(f->since_unix_seconds, since, 1e-3);
+  EXPECT_NE(f->finding.message.find("judged before the restart"), std::string::npos)
+      << f->finding.message;
+  Record(lost_ += 500);
+  run.RunFor(seconds(10));  // still losing blocks: failing on live counters
+  EXPECT_EQ(run.Sample(kFailing), 1);
+  ASSERT_NE(run.Finding("link_quality_failing", "rnic0"), nullptr);
+  EXPECT_EQ(
+      run.Finding("link_quality_failing", "rnic0")->finding.message.find("before the restart"),
+      std::string::npos);
+}
+
+TEST_F(LinkVerdictRestartTest, ALinkThatHealedWhileDownIsOkOnceTheWindowIsFull) {
+  FirstRunFailing();
+  DaemonRun run(clock_, host_, fs_, {nullptr, true});
+  run.Start();
+  EXPECT_EQ(run.Sample(kFailing), 1);
+  run.RunFor(seconds(50));
+  EXPECT_EQ(run.Sample(kFailing), 1) << "less than a window of live counters";
+  run.RunFor(seconds(11));
+  EXPECT_EQ(run.Sample(kFailing), 0);
+  EXPECT_TRUE(run.HasEventWith("rnic0 link quality failing -> ok"))
+      << testing::PrintToString(run.events);
+  EXPECT_TRUE(run.HasEventWith("(restored at start, judged on live counters)"));
 }
 
 }  // namespace

@@ -105,5 +105,51 @@ TEST_F(LinkQualityDetectorTest, NetdevsThatDisappearAreForgotten) {
   EXPECT_TRUE(detector.netdevs().empty());
 }
 
+// After a restart of the daemon: the verdict from before holds until the live counters span a
+// whole window, so a failing link is not called ok on a few quiet seconds.
+TEST_F(LinkQualityDetectorTest, AResumedVerdictHoldsUntilTheLiveWindowIsFull) {
+  detector.Resume({{"ens1f0np0", {LinkQualityState::kFailing, "pre-FEC BER 3.0e-04"}},
+                   {"ens9", {LinkQualityState::kOk, ""}}});
+  EXPECT_EQ(detector.Verdicts().size(), 1u) << "ok is not a verdict to keep";
+  for (int i = 0; i < 5; ++i) {  // 50 s of quiet counters: less than the 60 s window
+    Step(1e-8);
+    ASSERT_EQ(Status().state, LinkQualityState::kFailing) << "step " << i;
+    EXPECT_TRUE(detector.Resumed("ens1f0np0"));
+  }
+  EXPECT_NE(Status().reason.find("pre-FEC BER 3.0e-04 (judged before the restart"),
+            std::string::npos)
+      << Status().reason;
+  ASSERT_EQ(detector.Findings().size(), 1u);
+  EXPECT_EQ(detector.Findings()[0].check, "link_quality_failing");
+  EXPECT_EQ(detector.Verdicts().at("ens1f0np0"),
+            (ResumedLinkQuality{LinkQualityState::kFailing, "pre-FEC BER 3.0e-04"}))
+      << "kept as it was, for the next restart";
+  Step(1e-8);
+  Step(1e-8);  // the live counters span 60 s: judged on them
+  EXPECT_EQ(Status().state, LinkQualityState::kOk);
+  EXPECT_FALSE(detector.Resumed("ens1f0np0"));
+  EXPECT_TRUE(detector.Verdicts().empty());
+}
+
+TEST_F(LinkQualityDetectorTest, AResumedVerdictGivesWayToAWorseLiveOneAndToALinkDown) {
+  detector.Resume({{"ens1f0np0", {LinkQualityState::kDegraded, "12 PHY symbol errors"}}});
+  Step(1e-8);
+  Step(3e-4);  // failing on live counters already
+  EXPECT_EQ(Status().state, LinkQualityState::kFailing);
+  EXPECT_FALSE(detector.Resumed("ens1f0np0"));
+
+  LinkQualityDetector other;
+  other.Resume({{"ens1f0np0", {LinkQualityState::kFailing, "x"}}});
+  sample.at = clock.Now();
+  sample.link_up = false;
+  other.Observe({{"ens1f0np0", sample}});
+  EXPECT_EQ(other.netdevs().at("ens1f0np0").state, LinkQualityState::kOk);
+  EXPECT_FALSE(other.Resumed("ens1f0np0"));
+  other.Resume({{"gone0", {LinkQualityState::kFailing, "x"}}});
+  other.Observe({{"ens1f0np0", sample}});
+  EXPECT_FALSE(other.Resumed("gone0")) << "a netdev no longer sampled is forgotten";
+  EXPECT_TRUE(other.Verdicts().empty());
+}
+
 }  // namespace
 }  // namespace rocewatch

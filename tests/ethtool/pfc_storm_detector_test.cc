@@ -86,5 +86,40 @@ TEST_F(PfcStormDetectorTest, CounterResetClearsTheStorm) {
   EXPECT_FALSE(Tx().storm);
 }
 
+// After a restart of the daemon: a storm holds until a live fraction is measured and is below
+// the clear fraction (the storm's own rule for ending).
+TEST_F(PfcStormDetectorTest, AResumedStormEndsOnlyByItsOwnRule) {
+  const PfcKey tx{"ens1f0np0", 3, PauseDirection::kTx};
+  detector.Resume({{tx}, {}});
+  Step(0);  // one sample: no fraction yet
+  EXPECT_TRUE(Tx().storm);
+  ASSERT_EQ(detector.Findings().size(), 1u);
+  EXPECT_EQ(detector.Storms().storms, std::set<PfcKey>{tx});
+  Step(0.3);  // 30%: between clear (20%) and storm (50%): still a storm
+  EXPECT_TRUE(Tx().storm);
+  Step(0);  // 15% over the 10 s window: below the clear fraction
+  EXPECT_FALSE(Tx().storm);
+  EXPECT_TRUE(detector.Storms().storms.empty());
+}
+
+TEST_F(PfcStormDetectorTest, ResumedDriverStormEventsHoldForTheEventWindow) {
+  sample.storm_warning_events = 0;
+  sample.storm_error_events = 0;
+  detector.Resume({{}, {{"ens1f0np0", {0, 2}}, {"gone0", {1, 0}}}});
+  Step(0);
+  EXPECT_EQ(detector.driver_storms().at("ens1f0np0").error_events_in_window, 2u);
+  EXPECT_EQ(detector.driver_storms().count("gone0"), 0u) << "not sampled: forgotten";
+  std::vector<Finding> findings = detector.Findings();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].check, "pfc_storm_driver");
+  for (int i = 0; i < 58; ++i) Step(0);  // 4 min 50 s of live counters
+  EXPECT_EQ(detector.driver_storms().at("ens1f0np0").error_events_in_window, 2u);
+  Step(0);
+  Step(0);  // the live counters span the 5-minute event window: no event in it
+  EXPECT_EQ(detector.driver_storms().at("ens1f0np0").error_events_in_window, 0u);
+  EXPECT_TRUE(detector.Findings().empty());
+  EXPECT_TRUE(detector.Storms().driver.empty());
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -59,6 +59,10 @@ PersistedIncidents SampleIncidents() {
                                     ConsumerKnowledge::kUnknown};
   incidents.finding_since[{"traffic_collapsed", "mlx5_2/1"}] = kT0 - 17;
   incidents.far_ends["ens2f0np0"] = {{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, 0xab}, kT0 - 12};
+  incidents.link_quality["ens2f0np0"] = {"failing",
+                                         "600 uncorrectable FEC blocks in the last 30 s"};
+  incidents.pfc_storms.insert({"ens2f0np0", 3, "tx"});
+  incidents.pfc_driver_storms["ens2f0np0"] = {1, 2};
   return incidents;
 }
 
@@ -70,15 +74,21 @@ TEST(GidStateSerializationTest, IncidentsRoundTrip) {
   EXPECT_EQ(parsed->incidents_note, "");
   ASSERT_EQ(parsed->incidents.far_ends.size(), 1u);
   EXPECT_EQ(parsed->incidents.far_ends.begin()->second.last_seen, kT0 - 12);
+  EXPECT_EQ(parsed->incidents.link_quality.at("ens2f0np0").reason,
+            "600 uncorrectable FEC blocks in the last 30 s");
 }
 
 TEST(GidStateSerializationTest, AFileWithoutFarEndsRestoresItsOtherIncidents) {
   PersistedIncidents without = SampleIncidents();
   without.far_ends.clear();
+  without.link_quality.clear();
+  without.pfc_storms.clear();
+  without.pfc_driver_storms.clear();
   // As the release before far ends were kept wrote it: no "far_ends" key at all.
   nlohmann::json file =
       nlohmann::json::parse(SerializeGidState({kBootA, kT0, SampleState(), without}));
-  ASSERT_EQ(file.at("incidents").erase("far_ends"), 1u);
+  for (const char* key : {"far_ends", "link_quality", "pfc_storms", "pfc_driver_storms"})
+    ASSERT_EQ(file.at("incidents").erase(key), 1u) << key;
   const std::string text = file.dump();
   StatusOr<PersistedGidState> parsed = ParseGidState(text);
   ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
@@ -123,6 +133,12 @@ TEST(GidStateSerializationTest, MalformedIncidentsAreDroppedAloneAndTheGidStateI
       {"frame empty", replaced("\"0180c200000eab\"", "\"\"")},
       {"frame too long", replaced("\"0180c200000eab\"", "\"" + std::string(2 * 1523, 'a') + "\"")},
       {"frame not a string", replaced("\"0180c200000eab\"", "7")},
+      {"unknown link quality", replaced("\"state\": \"failing\"", "\"state\": \"ok\"")},
+      {"reason too long",
+       replaced("\"600 uncorrectable", "\"" + std::string(2000, 'x') + " uncorrectable")},
+      {"unknown pause direction", replaced("\"direction\": \"tx\"", "\"direction\": \"up\"")},
+      {"priority out of range", replaced("\"priority\": 3", "\"priority\": 8")},
+      {"negative storm events", replaced("\"error_events\": 2", "\"error_events\": -2")},
   };
   for (const auto& [what, text] : cases) {
     StatusOr<PersistedGidState> parsed = ParseGidState(text);

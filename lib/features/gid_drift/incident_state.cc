@@ -13,7 +13,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr size_t kMaxName = 64;  // netdev (IFNAMSIZ 16) and RDMA device names are shorter
+constexpr size_t kMaxName = 64;
+constexpr size_t kMaxReason = 1024;  // a detector's evidence: a few numbers and words  // netdev
+                                     // (IFNAMSIZ 16) and RDMA device names are shorter
 
 [[noreturn]] void Bad(const std::string& what) { throw std::out_of_range(what); }
 
@@ -174,10 +176,25 @@ json IncidentsToJson(const PersistedIncidents& incidents) {
     far_ends.push_back({{"netdev", netdev},
                         {"frame", HexEncode(far_end.frame)},
                         {"last_seen", far_end.last_seen}});
+  json link_quality = json::array();
+  for (const auto& [netdev, verdict] : incidents.link_quality)
+    link_quality.push_back(
+        {{"netdev", netdev}, {"state", verdict.state}, {"reason", verdict.reason}});
+  json pfc_storms = json::array();
+  for (const auto& [netdev, priority, direction] : incidents.pfc_storms)
+    pfc_storms.push_back({{"netdev", netdev}, {"priority", priority}, {"direction", direction}});
+  json driver_storms = json::array();
+  for (const auto& [netdev, storm] : incidents.pfc_driver_storms)
+    driver_storms.push_back({{"netdev", netdev},
+                             {"warning_events", storm.warning_events},
+                             {"error_events", storm.error_events}});
   return {{"netdevs", std::move(netdevs)},
           {"rails", std::move(rails)},
           {"findings", findings},
-          {"far_ends", std::move(far_ends)}};
+          {"far_ends", std::move(far_ends)},
+          {"link_quality", std::move(link_quality)},
+          {"pfc_storms", std::move(pfc_storms)},
+          {"pfc_driver_storms", std::move(driver_storms)}};
 }
 
 PersistedIncidents IncidentsFromJson(const json& object) {
@@ -212,6 +229,28 @@ PersistedIncidents IncidentsFromJson(const json& object) {
   if (object.contains("far_ends"))
     for (const json& f : Array(object, "far_ends"))
       out.far_ends[Name(f, "netdev")] = {FrameFromHex(f), Time(f, "last_seen")};
+  if (object.contains("link_quality"))
+    for (const json& l : Array(object, "link_quality")) {
+      const std::string state = l.at("state").get<std::string>();
+      if (state != "degraded" && state != "failing") Bad("unknown link quality '" + state + "'");
+      std::string reason = l.at("reason").get<std::string>();
+      if (reason.size() > kMaxReason) Bad("link quality reason too long");
+      out.link_quality[Name(l, "netdev")] = {state, std::move(reason)};
+    }
+  if (object.contains("pfc_storms"))
+    for (const json& p : Array(object, "pfc_storms")) {
+      const std::string direction = p.at("direction").get<std::string>();
+      if (direction != "rx" && direction != "tx")
+        Bad("unknown pause direction '" + direction + "'");
+      out.pfc_storms.insert(
+          {Name(p, "netdev"), static_cast<int>(Unsigned(p, "priority", 7)), direction});
+    }
+  if (object.contains("pfc_driver_storms"))
+    for (const json& d : Array(object, "pfc_driver_storms")) {
+      const uint64_t max = std::numeric_limits<uint32_t>::max();
+      out.pfc_driver_storms[Name(d, "netdev")] = {Unsigned(d, "warning_events", max),
+                                                  Unsigned(d, "error_events", max)};
+    }
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -48,12 +49,31 @@ struct PersistedFarEnd {
   bool operator==(const PersistedFarEnd& other) const { return frame == other.frame; }
 };
 
+// The link-quality and PFC-storm verdicts, as labels: "degraded" | "failing" per netdev (with
+// the reason it gave); the (netdev, priority, "rx" | "tx") in a PFC storm; the driver's storm
+// event counts per netdev. Verdicts are equal when their states are: a reason whose numbers
+// moved does not make the file be written by itself.
+struct PersistedLinkQuality {
+  std::string state;
+  std::string reason;
+  bool operator==(const PersistedLinkQuality& other) const { return state == other.state; }
+};
+struct PersistedDriverStorm {
+  uint64_t warning_events = 0;
+  uint64_t error_events = 0;
+  bool operator==(const PersistedDriverStorm&) const = default;
+};
+
 struct PersistedIncidents {
   std::map<std::string, PersistedNetdevIncidents> netdevs;
   std::map<PortKey, PersistedRailTraffic> rails;
   std::map<std::pair<std::string, std::string>, double> finding_since;  // (check, subject)
   // By rail netdev. Optional in the file ("far_ends"): a file without it restores none.
   std::map<std::string, PersistedFarEnd> far_ends{};
+  // Optional in the file ("link_quality", "pfc_storms", "pfc_driver_storms").
+  std::map<std::string, PersistedLinkQuality> link_quality{};
+  std::set<std::tuple<std::string, int, std::string>> pfc_storms{};
+  std::map<std::string, PersistedDriverStorm> pfc_driver_storms{};
   bool operator==(const PersistedIncidents&) const = default;
 };
 

@@ -85,6 +85,8 @@ void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
     std::string what = netdev + " link quality " + LinkQualityStateLabel(reported) + " -> " +
                        LinkQualityStateLabel(status.state);
     if (!status.reason.empty()) what += ": " + status.reason;
+    if (restored_quality_.erase(netdev) > 0)
+      what += " (restored at start, judged on live counters)";
     ctx.RecordEvent(what, status.state > reported ? Severity::kWarning : Severity::kInfo);
     reported = status.state;
   }
@@ -92,14 +94,41 @@ void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
     bool& reported = reported_storm_[key];
     if (status.storm == reported) continue;
     reported = status.storm;
-    ctx.RecordEvent(key.netdev + " PFC storm " + (status.storm ? "started" : "ended") +
-                        " on priority " + std::to_string(key.priority) + " (" +
-                        (key.direction == PauseDirection::kTx ? "this host sends pause"
-                                                              : "the fabric pauses this host") +
-                        ")",
-                    status.storm ? Severity::kWarning : Severity::kInfo);
+    ctx.RecordEvent(
+        key.netdev + " PFC storm " + (status.storm ? "started" : "ended") + " on priority " +
+            std::to_string(key.priority) + " (" +
+            (key.direction == PauseDirection::kTx ? "this host sends pause"
+                                                  : "the fabric pauses this host") +
+            ")" +
+            (restored_storms_.erase(key) > 0 ? " (restored at start, judged on live counters)"
+                                             : ""),
+        status.storm ? Severity::kWarning : Severity::kInfo);
   }
+  // Restored verdicts the live counters confirmed are ordinary ones from now on.
+  std::erase_if(restored_quality_,
+                [&](const std::string& netdev) { return !link_quality_.Resumed(netdev); });
+  std::erase_if(restored_storms_, [&](const PfcKey& key) {
+    auto it = pfc_.priorities().find(key);
+    return it == pfc_.priorities().end() || it->second.paused_fraction.has_value();
+  });
   ctx.RequestPublish();
+}
+
+EthtoolComponent::Verdicts EthtoolComponent::ExportVerdicts() const {
+  return {link_quality_.Verdicts(), pfc_.Storms()};
+}
+
+void EthtoolComponent::RestoreVerdicts(Verdicts verdicts) {
+  for (const auto& [netdev, verdict] : verdicts.link_quality) {
+    reported_quality_[netdev] = verdict.state;
+    restored_quality_.insert(netdev);
+  }
+  for (const PfcKey& key : verdicts.pfc.storms) {
+    reported_storm_[key] = true;
+    restored_storms_.insert(key);
+  }
+  link_quality_.Resume(std::move(verdicts.link_quality));
+  pfc_.Resume(std::move(verdicts.pfc));
 }
 
 void EthtoolComponent::PollOptics(MonitorContext& ctx, MonoTime now) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "component/monitor_component.h"
@@ -39,6 +40,19 @@ class EthtoolComponent final : public MonitorComponent {
   // The diagnose section for the current state.
   std::vector<LinkQualityEntry> ReportEntries() const;
 
+  // The link-quality and PFC-storm verdicts, kept across a restart of the daemon
+  // (daemon/restart_state.h).
+  struct Verdicts {
+    std::map<std::string, ResumedLinkQuality> link_quality;
+    ResumedPfcStorms pfc;
+    bool operator==(const Verdicts&) const = default;
+  };
+  Verdicts ExportVerdicts() const;
+  // Verdicts from before a restart, held by the detectors until their live counters judge again
+  // (LinkQualityDetector::Resume, PfcStormDetector::Resume): no event at start; when one changes,
+  // its event ends "(restored at start, judged on live counters)".
+  void RestoreVerdicts(Verdicts verdicts);
+
  private:
   void PollCounters(MonitorContext& ctx, MonoTime now);
   void PollOptics(MonitorContext& ctx, MonoTime now);
@@ -61,6 +75,8 @@ class EthtoolComponent final : public MonitorComponent {
   std::map<std::string, MonoTime> last_module_read_;  // per netdev
   std::map<std::string, LinkQualityState> reported_quality_;
   std::map<PfcKey, bool> reported_storm_;
+  std::set<std::string> restored_quality_;  // until judged on live counters
+  std::set<PfcKey> restored_storms_;
   std::map<std::string, size_t> reported_optics_findings_;
 };
 

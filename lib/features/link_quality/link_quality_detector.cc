@@ -52,6 +52,7 @@ void LinkQualityDetector::Observe(const std::map<std::string, LinkQualitySample>
       it = history_.erase(it);
     }
   }
+  std::erase_if(resumed_, [&](const auto& entry) { return !samples.count(entry.first); });
   for (const auto& [netdev, sample] : samples) {
     std::deque<LinkQualitySample>& history = history_[netdev];
     // While the link is down nothing is carried: the window restarts when it returns.
@@ -61,8 +62,39 @@ void LinkQualityDetector::Observe(const std::map<std::string, LinkQualitySample>
     // Keep the newest sample at or before the window's start as its baseline.
     const MonoTime start = sample.at - options_.window;
     while (history.size() > 2 && history[1].at <= start) history.pop_front();
-    status_[netdev] = sample.link_up ? Evaluate(history) : LinkQualityStatus{};
+    LinkQualityStatus status = sample.link_up ? Evaluate(history) : LinkQualityStatus{};
+    if (auto resumed = resumed_.find(netdev); resumed != resumed_.end()) {
+      if (!sample.link_up || status.window_seconds >= ToSeconds(options_.window) ||
+          status.state >= resumed->second.state) {
+        resumed_.erase(resumed);
+      } else {
+        status.state = resumed->second.state;
+        status.reason = resumed->second.reason +
+                        " (judged before the restart; judged again once the live counters span " +
+                        std::to_string(static_cast<int>(ToSeconds(options_.window))) + " s)";
+      }
+    }
+    status_[netdev] = std::move(status);
   }
+}
+
+void LinkQualityDetector::Resume(std::map<std::string, ResumedLinkQuality> verdicts) {
+  std::erase_if(verdicts,
+                [](const auto& entry) { return entry.second.state == LinkQualityState::kOk; });
+  resumed_ = std::move(verdicts);
+}
+
+std::map<std::string, ResumedLinkQuality> LinkQualityDetector::Verdicts() const {
+  std::map<std::string, ResumedLinkQuality> out;
+  for (const auto& [netdev, status] : status_) {
+    if (status.state == LinkQualityState::kOk) continue;
+    auto resumed = resumed_.find(netdev);
+    out[netdev] = resumed != resumed_.end() ? resumed->second
+                                            : ResumedLinkQuality{status.state, status.reason};
+  }
+  // Resumed before any sample came: kept as they were.
+  for (const auto& [netdev, verdict] : resumed_) out.insert({netdev, verdict});
+  return out;
 }
 
 LinkQualityStatus LinkQualityDetector::Evaluate(

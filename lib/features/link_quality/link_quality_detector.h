@@ -54,9 +54,27 @@ struct LinkQualityStatus {
   std::string reason;  // evidence, empty when ok
 };
 
+// A verdict from before a restart of the daemon (daemon/restart_state.h).
+struct ResumedLinkQuality {
+  LinkQualityState state = LinkQualityState::kOk;
+  std::string reason;
+  bool operator==(const ResumedLinkQuality&) const = default;
+};
+
 class LinkQualityDetector {
  public:
   explicit LinkQualityDetector(LinkQualityOptions options = {}) : options_(options) {}
+
+  // Verdicts judged before a restart. Each holds (the live state, if worse, wins) until the
+  // netdev's live counters span a whole window: a link that was failing is not called ok on a
+  // few quiet seconds. It goes when the link is down (nothing is carried to judge) or the netdev
+  // is no longer sampled.
+  void Resume(std::map<std::string, ResumedLinkQuality> verdicts);
+  // The degraded and failing verdicts now, as Resume takes them (a verdict still held from before
+  // the restart is given as it was).
+  std::map<std::string, ResumedLinkQuality> Verdicts() const;
+  // Whether `netdev`'s state is a verdict from before the restart, not judged on live counters.
+  bool Resumed(const std::string& netdev) const { return resumed_.count(netdev) > 0; }
 
   // Feeds one poll; netdevs absent from `samples` are forgotten.
   void Observe(const std::map<std::string, LinkQualitySample>& samples);
@@ -71,6 +89,7 @@ class LinkQualityDetector {
   LinkQualityOptions options_;
   std::map<std::string, std::deque<LinkQualitySample>> history_;
   std::map<std::string, LinkQualityStatus> status_;
+  std::map<std::string, ResumedLinkQuality> resumed_;
 };
 
 // "1.2e-06" style, for messages.

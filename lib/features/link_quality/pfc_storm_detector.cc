@@ -34,6 +34,10 @@ void PfcStormDetector::Observe(const std::map<std::string, PfcSample>& samples) 
       p = p->first.netdev == it->first ? priorities_.erase(p) : std::next(p);
     it = history_.erase(it);
   }
+  // Storms resumed for netdevs that are not sampled any more.
+  std::erase_if(priorities_, [&](const auto& entry) { return !samples.count(entry.first.netdev); });
+  std::erase_if(driver_, [&](const auto& entry) { return !samples.count(entry.first); });
+  std::erase_if(resumed_driver_, [&](const auto& entry) { return !samples.count(entry.first); });
 
   for (const auto& [netdev, sample] : samples) {
     std::deque<PfcSample>& history = history_[netdev];
@@ -68,7 +72,36 @@ void PfcStormDetector::Observe(const std::map<std::string, PfcSample>& samples) 
     driver.warning_events_in_window =
         Delta(event_base.storm_warning_events, sample.storm_warning_events);
     driver.error_events_in_window = Delta(event_base.storm_error_events, sample.storm_error_events);
+    if (auto resumed = resumed_driver_.find(netdev); resumed != resumed_driver_.end()) {
+      if (sample.at - history.front().at >= options_.event_window) {
+        resumed_driver_.erase(resumed);
+      } else {
+        driver.warning_events_in_window =
+            std::max(driver.warning_events_in_window, resumed->second.warning_events_in_window);
+        driver.error_events_in_window =
+            std::max(driver.error_events_in_window, resumed->second.error_events_in_window);
+      }
+    }
   }
+}
+
+void PfcStormDetector::Resume(ResumedPfcStorms storms) {
+  for (const PfcKey& key : storms.storms) priorities_[key].storm = true;
+  std::erase_if(storms.driver, [](const auto& entry) {
+    return entry.second.warning_events_in_window == 0 && entry.second.error_events_in_window == 0;
+  });
+  resumed_driver_ = std::move(storms.driver);
+  for (const auto& [netdev, counts] : resumed_driver_) driver_[netdev] = counts;
+}
+
+ResumedPfcStorms PfcStormDetector::Storms() const {
+  ResumedPfcStorms out;
+  for (const auto& [key, status] : priorities_)
+    if (status.storm) out.storms.insert(key);
+  for (const auto& [netdev, driver] : driver_)
+    if (driver.warning_events_in_window > 0 || driver.error_events_in_window > 0)
+      out.driver[netdev] = driver;
+  return out;
 }
 
 std::vector<Finding> PfcStormDetector::Findings() const {

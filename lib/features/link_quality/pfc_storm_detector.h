@@ -11,6 +11,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -55,11 +56,27 @@ struct PfcPriorityStatus {
 struct PfcDriverStormStatus {
   uint64_t warning_events_in_window = 0;
   uint64_t error_events_in_window = 0;
+  bool operator==(const PfcDriverStormStatus&) const = default;
+};
+
+// The storms judged before a restart of the daemon (daemon/restart_state.h).
+struct ResumedPfcStorms {
+  std::set<PfcKey> storms;                             // priorities and directions in a storm
+  std::map<std::string, PfcDriverStormStatus> driver;  // netdevs with driver storm events
+  bool operator==(const ResumedPfcStorms&) const = default;
 };
 
 class PfcStormDetector {
  public:
   explicit PfcStormDetector(PfcStormOptions options = {}) : options_(options) {}
+
+  // Storms judged before a restart. A priority's storm holds until a live fraction is measured
+  // (over at least min_span) and is below clear_fraction, the storm's own rule for ending; driver
+  // storm events hold (the live count, if larger, wins) until the netdev's live counters span the
+  // event window. Netdevs no longer sampled are forgotten.
+  void Resume(ResumedPfcStorms storms);
+  // The storms now, as Resume takes them.
+  ResumedPfcStorms Storms() const;
 
   // Feeds one poll; netdevs absent from `samples` are forgotten.
   void Observe(const std::map<std::string, PfcSample>& samples);
@@ -75,6 +92,7 @@ class PfcStormDetector {
   std::map<std::string, std::deque<PfcSample>> history_;
   std::map<PfcKey, PfcPriorityStatus> priorities_;
   std::map<std::string, PfcDriverStormStatus> driver_;
+  std::map<std::string, PfcDriverStormStatus> resumed_driver_;
 };
 
 }  // namespace rocewatch
