@@ -78,9 +78,7 @@ constexpr CheckPolicy kPolicies[] = {
     {"lldp_neighbor_not_switch", kWarning, "",
      "a cabling fact for the operator who cables the rail; no fleet rule pages it yet"},
     {"lldp_shared_switch_port", kWarning, "", "as lldp_neighbor_not_switch"},
-    {"switch_pfc_missing_roce_priority", kCritical, "",
-     "the daemon's findings and the NodeCondition carry it; no alert rule joins the switch's PFC "
-     "series with its RoCE priority yet (docs/alerts.md says so)"},
+    {"switch_pfc_missing_roce_priority", kCritical, "RoceSwitchRoceNotLossless", ""},
     {"switch_pfc_differs_from_host", kCritical, "RoceSwitchPfcMismatch", ""},
     {"switch_max_frame_too_small", kWarning, "", "as lldp_neighbor_not_switch"},
     {"lldp_absent", kInfo, "", "many fabrics run no LLDP: never a page"},
