@@ -10,6 +10,16 @@ bool Port::GidSlotUnreadable(uint32_t index) const {
          std::binary_search(unreadable_gid_slots.begin(), unreadable_gid_slots.end(), index);
 }
 
+bool Port::AttributeUnreadable(std::string_view name) const {
+  return std::find(unreadable_attributes.begin(), unreadable_attributes.end(), name) !=
+         unreadable_attributes.end();
+}
+
+bool Device::AttributeUnreadable(std::string_view name) const {
+  return std::find(unreadable_attributes.begin(), unreadable_attributes.end(), name) !=
+         unreadable_attributes.end();
+}
+
 std::string ErrnoText(int sys_errno) {
   if (sys_errno == 0) return "malformed content";
   const char* name = strerrorname_np(sys_errno);

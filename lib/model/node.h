@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/clock.h"
@@ -49,6 +50,10 @@ struct Port {
   // gids/ could not be listed: the whole table is unknown (gid_table_len is then 0).
   bool gid_table_unlistable = false;
   PortCounters counters;
+  // Attributes whose last read failed ("link_layer", "phys_state", "rate", "state"), sorted:
+  // unknown, not empty. state and phys_state are then ""; link_layer and rate keep the value last
+  // read (a port's link layer and rate do not change while it exists), "" if never read.
+  std::vector<std::string> unreadable_attributes{};
 
   bool operator==(const Port&) const = default;
   bool IsActive() const { return state == "ACTIVE"; }
@@ -56,6 +61,7 @@ struct Port {
   // Every slot of the GID table was read: what `gids` lacks is empty, not unknown.
   bool GidTableKnown() const { return unreadable_gid_slots.empty() && !gid_table_unlistable; }
   bool GidSlotUnreadable(uint32_t index) const;
+  bool AttributeUnreadable(std::string_view name) const;
 };
 
 // The netdev a port is known by in metrics: its first own netdev (device/net), else "".
@@ -67,8 +73,11 @@ struct Device {
   std::string hca_type;
   std::string node_guid;
   std::vector<Port> ports;  // ascending port number
+  // Attributes whose read failed ("fw_ver", "hca_type", "node_guid"), sorted: unknown, "".
+  std::vector<std::string> unreadable_attributes{};
 
   bool operator==(const Device&) const = default;
+  bool AttributeUnreadable(std::string_view name) const;
 };
 
 // One failed read, named for the findings that report it.

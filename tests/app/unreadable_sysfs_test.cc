@@ -3,6 +3,7 @@
 // GID), and the daemon turns unhealthy with a finding naming the file until the read succeeds.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
 
 #include <cerrno>
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "support/fake_clock.h"
 #include "support/fake_host_env.h"
 #include "support/fault_injecting_file_system.h"
+#include "support/http_client.h"
 #include "support/netlink_builders.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -30,6 +32,21 @@ class UnreadableSysfsTest : public ::testing::Test {
   void SetUp() override { ASSERT_TRUE(WriteSysfsFixture(sysfs_, RailNode(2, 16)).ok()); }
   // gids/3 of mlx5_0 holds 10.0.0.2's RoCE v2 GID.
   std::string Gid3() const { return sysfs_ + "/class/infiniband/mlx5_0/ports/1/gids/3"; }
+  // The two rails' netdevs, up, with their addresses.
+  static void AddRailNetdevs(FakeHostEnv& host) {
+    host.netlink().links = {MakeLink(1, "lo", true), MakeLink(2, "ens1f0np0", true),
+                            MakeLink(3, "ens2f0np0", true)};
+    host.netlink().addresses = {MakeAddress(2, "10.0.0.2/24"), MakeAddress(3, "10.0.1.2/24")};
+  }
+  // diagnose of the tree, through sysfs, without a daemon or a kubelet.
+  DiagnoseOptions Options() const {
+    DiagnoseOptions options;
+    options.common.paths = HostPaths::ForRoots(dir_.path());
+    options.common.gid_source = GidSourceChoice::kSysfs;
+    options.daemon.reset();
+    options.consumers.kubelet_socket = "none";
+    return options;
+  }
 
   TempDir dir_;
   const std::string sysfs_ = dir_.path() + "/sys";
@@ -40,14 +57,8 @@ class UnreadableSysfsTest : public ::testing::Test {
 TEST_F(UnreadableSysfsTest, DiagnoseReportsTheSlotUnknownAndTheChecksNotRun) {
   fs_.FailPath(Gid3(), EIO);
   FakeHostEnv host(fs_);
-  host.netlink().links = {MakeLink(1, "lo", true), MakeLink(2, "ens1f0np0", true),
-                          MakeLink(3, "ens2f0np0", true)};
-  host.netlink().addresses = {MakeAddress(2, "10.0.0.2/24"), MakeAddress(3, "10.0.1.2/24")};
-  DiagnoseOptions options;
-  options.common.paths = HostPaths::ForRoots(dir_.path());
-  options.common.gid_source = GidSourceChoice::kSysfs;
-  options.daemon.reset();
-  options.consumers.kubelet_socket = "none";
+  AddRailNetdevs(host);
+  DiagnoseOptions options = Options();
   for (bool json : {true, false}) {
     options.json = json;
     std::ostringstream out, err;
@@ -71,6 +82,36 @@ TEST_F(UnreadableSysfsTest, DiagnoseReportsTheSlotUnknownAndTheChecksNotRun) {
     EXPECT_EQ(f["subject"], "mlx5_0/1");
     EXPECT_THAT(f["message"].get<std::string>(), HasSubstr(Gid3() + ": Input/output error (EIO)"));
   }
+}
+
+TEST_F(UnreadableSysfsTest, UnreadablePortAndDeviceAttributesAreUnknownNotBlankOrDown) {
+  const std::string port = sysfs_ + "/class/infiniband/mlx5_0/ports/1/";
+  fs_.FailPath(port + "state", EIO);
+  fs_.FailPath(port + "rate", EIO);
+  fs_.FailPath(sysfs_ + "/class/infiniband/mlx5_1/fw_ver", EIO);
+  FakeHostEnv host(fs_);
+  AddRailNetdevs(host);
+  DiagnoseOptions options = Options();
+  std::ostringstream text, text_err;
+  RunDiagnose(host.env(), options, text, text_err, /*out_is_terminal=*/false);
+  EXPECT_THAT(text.str(), HasSubstr("port 1: unknown (unreadable) (LinkUp), Ethernet, unknown "
+                                    "(unreadable), netdevs ens1f0np0"));
+  EXPECT_THAT(text.str(), HasSubstr("fw unknown (unreadable)"));
+  EXPECT_THAT(text.str(), ::testing::Not(HasSubstr("[port_not_active]")))
+      << "a failed read is not a port that is down";
+  EXPECT_THAT(text.str(), HasSubstr("[read_failed]"));
+  options.json = true;
+  std::ostringstream out, err;
+  RunDiagnose(host.env(), options, out, err, /*out_is_terminal=*/false);
+  nlohmann::json report = nlohmann::json::parse(out.str());
+  const nlohmann::json& p = report["devices"][0]["ports"][0];
+  EXPECT_TRUE(p["state"].is_null()) << p.dump();
+  EXPECT_TRUE(p["rate"].is_null());
+  EXPECT_EQ(p["phys_state"], "LinkUp");
+  EXPECT_EQ(p["link_layer"], "Ethernet");
+  EXPECT_TRUE(report["devices"][1]["fw_ver"].is_null());
+  EXPECT_EQ(report["devices"][1]["ports"][0]["state"], "ACTIVE");
+  for (const auto& f : report["findings"]) EXPECT_NE(f["check"], "port_not_active") << f.dump();
 }
 
 // The daemon's cycle on the same tree: the real poller and GID source, the inventory component.
@@ -130,6 +171,31 @@ TEST_F(UnreadableSysfsDaemonTest, FailingReadsMakeTheInventoryUnhealthyWithAFind
   PollAfterEvent();
   EXPECT_EQ(InventorySuccess(), 1);
   EXPECT_TRUE(ReadFailed().empty());
+}
+
+TEST_F(UnreadableSysfsDaemonTest, AnUnreadablePortStateIsNoSampleNotAPortDown) {
+  monitor_.AddComponent(std::make_unique<InventoryComponent>());
+  ASSERT_TRUE(monitor_.Start().ok());
+  auto exposition = [&] {
+    return prometheus::TextSerializer().Serialize(monitor_.BuildExposition());
+  };
+  const std::string active0 = R"(rocewatch_port_active{device="mlx5_0",port="1"})";
+  EXPECT_EQ(FindSample(exposition(), active0), 1);
+  const std::string port = sysfs_ + "/class/infiniband/mlx5_0/ports/1/";
+  fs_.FailPath(port + "state", EIO);
+  fs_.FailPath(port + "link_layer", EIO);
+  PollAfterEvent();  // an event's snapshot reads the port attributes
+  const std::string text = exposition();
+  EXPECT_EQ(FindSample(text, active0), std::nullopt) << "unknown: no 0 that pages RoceLinkDown";
+  EXPECT_EQ(FindSample(text, R"(rocewatch_port_active{device="mlx5_1",port="1"})"), 1);
+  EXPECT_EQ(FindSample(text, R"(rocewatch_port_info{device="mlx5_0",port="1",)"
+                             R"(link_layer="Ethernet",netdev="ens1f0np0"})"),
+            1)
+      << "the link layer read last stays: " << text;
+  EXPECT_FALSE(ReadFailed().empty());
+  fs_.ClearFailures();
+  PollAfterEvent();
+  EXPECT_EQ(FindSample(exposition(), active0), 1);
 }
 
 }  // namespace

@@ -61,11 +61,15 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
                         {"type", GidTypeLabel(gid.type)},
                         {"netdev", gid.netdev}});
       }
+      // An attribute whose read failed is null (unknown), never "".
+      auto port_attribute = [&port](const char* name, const std::string& value) {
+        return port.AttributeUnreadable(name) ? json(nullptr) : json(value);
+      };
       ports.push_back({{"port", port.number},
-                       {"state", port.state},
-                       {"phys_state", port.phys_state},
-                       {"link_layer", port.link_layer},
-                       {"rate", port.rate},
+                       {"state", port_attribute("state", port.state)},
+                       {"phys_state", port_attribute("phys_state", port.phys_state)},
+                       {"link_layer", port_attribute("link_layer", port.link_layer)},
+                       {"rate", port_attribute("rate", port.rate)},
                        {"netdevs", port.netdevs},
                        {"gids", gids}});
       // Unknown, not empty (docs/diagnose.md): added only when a read failed, so the document
@@ -93,10 +97,13 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
         }
       }
     }
+    auto device_attribute = [&device](const char* name, const std::string& value) {
+      return device.AttributeUnreadable(name) ? json(nullptr) : json(value);
+    };
     devices.push_back({{"name", device.name},
-                       {"fw_ver", device.fw_ver},
-                       {"hca_type", device.hca_type},
-                       {"node_guid", device.node_guid},
+                       {"fw_ver", device_attribute("fw_ver", device.fw_ver)},
+                       {"hca_type", device_attribute("hca_type", device.hca_type)},
+                       {"node_guid", device_attribute("node_guid", device.node_guid)},
                        {"ports", ports}});
     if (report.consumers) {
       json consumers = json::array();
@@ -154,6 +161,8 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
 
 namespace {
 
+constexpr std::string_view kUnreadable = "unknown (unreadable)";
+
 struct Ansi {
   bool on;
   std::string operator()(const char* code, const std::string& text) const {
@@ -194,13 +203,24 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     out << "No RDMA devices found (no entries under class/infiniband).\n\n";
   }
   for (const Device& device : report.snapshot.devices) {
-    out << ansi("1", Safe(device.name)) << "  " << Safe(device.hca_type) << "  fw "
-        << Safe(device.fw_ver) << "  node_guid " << Safe(device.node_guid) << "\n";
+    // An attribute whose read failed reads "unknown (unreadable)", never blank.
+    auto of_device = [&](const char* name, const std::string& value) {
+      return device.AttributeUnreadable(name) ? std::string(kUnreadable) : Safe(value);
+    };
+    out << ansi("1", Safe(device.name)) << "  " << of_device("hca_type", device.hca_type) << "  fw "
+        << of_device("fw_ver", device.fw_ver) << "  node_guid "
+        << of_device("node_guid", device.node_guid) << "\n";
     for (const Port& port : device.ports) {
-      std::string state = port.state.empty() ? "unknown" : Safe(port.state);
+      auto of_port = [&](const char* name, const std::string& value) {
+        return port.AttributeUnreadable(name) ? std::string(kUnreadable) : Safe(value);
+      };
+      std::string state = port.state.empty() && !port.AttributeUnreadable("state")
+                              ? "unknown"
+                              : of_port("state", port.state);
       out << "  port " << port.number << ": "
           << (port.IsActive() ? ansi("32", state) : ansi("33", state)) << " ("
-          << Safe(port.phys_state) << "), " << Safe(port.link_layer) << ", " << Safe(port.rate)
+          << of_port("phys_state", port.phys_state) << "), "
+          << of_port("link_layer", port.link_layer) << ", " << of_port("rate", port.rate)
           << ", netdevs ";
       for (size_t i = 0; i < port.netdevs.size(); ++i)
         out << (i ? "," : "") << Safe(port.netdevs[i]);

@@ -43,7 +43,8 @@ std::vector<Finding> CheckPortsAndGidTables(const NodeSnapshot& snapshot,
   for (const Device& device : snapshot.devices) {
     for (const Port& port : device.ports) {
       const std::string subject = Subject(device, port);
-      if (!port.IsActive()) {
+      // An unreadable state is unknown, not down: read_failed names the file.
+      if (!port.IsActive() && !port.AttributeUnreadable("state")) {
         findings.push_back(
             {SeverityOf("port_not_active"), "port_not_active", subject,
              "port state is " + (port.state.empty() ? std::string("unknown") : port.state) +

@@ -50,8 +50,12 @@ void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
                  {"link_layer", port.link_layer},
                  {"netdev", PrimaryNetdev(port)}},
                 1);
-      out.Gauge("rocewatch_port_active", "1 if the port state is ACTIVE, else 0.", port_labels,
-                port.IsActive() ? 1 : 0);
+      // A state that could not be read is unknown: no sample, rather than a 0 that pages
+      // RoceLinkDown for a failed read (read_failed and RocewatchSourceReadsFailing say it).
+      if (!port.AttributeUnreadable("state"))
+        out.Gauge("rocewatch_port_active",
+                  "1 if the port state is ACTIVE, else 0; absent while the state cannot be read.",
+                  port_labels, port.IsActive() ? 1 : 0);
       for (const GidEntry& gid : port.gids) {
         out.Gauge("rocewatch_gid_info", "",
                   {{"device", device.name},

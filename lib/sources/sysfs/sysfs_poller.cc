@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "sysfs/sysfs_parsers.h"
@@ -42,6 +43,7 @@ void CopyDevice(const Device& from, Device& to) {
   to.fw_ver = from.fw_ver;
   to.hca_type = from.hca_type;
   to.node_guid = from.node_guid;
+  to.unreadable_attributes = from.unreadable_attributes;
 }
 
 void CopyPort(const Port& from, Port& to) {
@@ -55,6 +57,7 @@ void CopyPort(const Port& from, Port& to) {
   to.gids = from.gids;
   to.unreadable_gid_slots = from.unreadable_gid_slots;
   to.gid_table_unlistable = from.gid_table_unlistable;
+  to.unreadable_attributes = from.unreadable_attributes;
   to.counters.transmit_bytes = from.counters.transmit_bytes;
   to.counters.receive_bytes = from.counters.receive_bytes;
   to.counters.transmit_packets = from.counters.transmit_packets;
@@ -95,12 +98,17 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
   // GID tables already read survive a listing: they change with address events, not with it. So
   // do the descriptors of attributes still listed (one whose file is gone fails and is reopened).
   std::map<std::pair<std::string, uint32_t>, Port> known_gids;  // gids and unreadable slots
+  // So do a port's link layer and rate: kept when their next read fails.
+  std::map<std::pair<std::string, uint32_t>, std::pair<std::string, std::string>>
+      known_link_layer_rate;
   std::map<std::string, KeptAttribute> open;
   auto keep = [&open](KeptAttribute& attribute) {
     if (attribute.is_open()) open.emplace(attribute.path(), std::move(attribute));
   };
   for (DeviceLayout& device : devices_) {
     for (PortLayout& port : device.ports) {
+      known_link_layer_rate[{device.name, port.last.number}] = {port.last.link_layer,
+                                                                port.last.rate};
       if (port.has_gids) known_gids[{device.name, port.last.number}] = std::move(port.last);
       for (KeptAttribute* attribute : {&port.state, &port.phys_state, &port.link_layer, &port.rate})
         keep(*attribute);
@@ -141,12 +149,14 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       continue;  // gone, or not a device we can read
     }
     device.last.name = dev_name;
+    device.last.unreadable_attributes.clear();
     auto read_text = [&](const char* name) {
       const std::string path = JoinPath(device.dir, name);
       auto content = fs_.ReadFile(path);
       if (content.ok()) return ParsePlainText(*content);
       ++errors;
       NoteFailure("sysfs", path, content.status().sys_errno());
+      device.last.unreadable_attributes.push_back(name);  // read in sorted order
       return std::string();
     };
     device.last.fw_ver = read_text("fw_ver");
@@ -213,6 +223,9 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       const auto& listed = netdevs[number];
       port.listed_netdevs.assign(listed.begin(), listed.end());
       port.last.netdevs = port.listed_netdevs;
+      if (auto kept = known_link_layer_rate.find({dev_name, number});
+          kept != known_link_layer_rate.end())
+        std::tie(port.last.link_layer, port.last.rate) = std::move(kept->second);
       auto known = known_gids.find({dev_name, number});
       if (known != known_gids.end()) {
         port.last.gids = std::move(known->second.gids);
@@ -290,12 +303,23 @@ void SysfsPoller::ReadDataCounters(PortLayout& port, uint64_t& errors, bool* gon
 
 void SysfsPoller::ReadPortAttributes(PortLayout& port, uint64_t& errors, bool* gone) {
   Port& last = port.last;
-  last.state = ReadAttribute(port.state, &text_, errors, gone) ? PortStateName(text_) : "";
-  last.phys_state =
-      ReadAttribute(port.phys_state, &text_, errors, gone) ? PortStateName(text_) : "";
-  last.link_layer =
-      ReadAttribute(port.link_layer, &text_, errors, gone) ? ParsePlainText(text_) : "";
-  last.rate = ReadAttribute(port.rate, &text_, errors, gone) ? ParsePlainText(text_) : "";
+  last.unreadable_attributes.clear();  // keeps its capacity: no allocation while reads succeed
+  // One attribute into `value`; on a failed read it is named unreadable and, unless the last
+  // value stays (a port's link layer and rate do not change while it exists), cleared.
+  auto read = [&](KeptAttribute& attribute, const char* name, std::string& value,
+                  std::string (*parse)(std::string_view), bool last_stays) {
+    if (ReadAttribute(attribute, &text_, errors, gone)) {
+      value = parse(text_);
+      return;
+    }
+    if (!last_stays) value.clear();
+    last.unreadable_attributes.push_back(name);
+  };
+  // In the sorted order of the names, so that unreadable_attributes comes out sorted.
+  read(port.link_layer, "link_layer", last.link_layer, ParsePlainText, true);
+  read(port.phys_state, "phys_state", last.phys_state, PortStateName, false);
+  read(port.rate, "rate", last.rate, ParsePlainText, true);
+  read(port.state, "state", last.state, PortStateName, false);
 }
 
 bool SysfsPoller::ReadGids(DeviceLayout& device, NodeSnapshot& snapshot) {
