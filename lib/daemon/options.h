@@ -73,6 +73,9 @@ struct DiagnoseOptions {
   std::optional<HttpUrl> daemon = HttpUrl{"127.0.0.1", defaults::kListenPort, "/", ""};
   std::string daemon_text = DefaultDaemonText();  // as given, for messages
   Duration daemon_timeout = defaults::kDaemonTimeout;
+  // True when --daemon (or ROCEWATCH_DAEMON) named the daemon: it is asked even when the host root
+  // is a bundle holding a recorded answer, which is read back otherwise (docs/diagnose.md).
+  bool daemon_given = false;
 
   // "http://127.0.0.1:<default port>".
   static std::string DefaultDaemonText() {

@@ -42,7 +42,7 @@ class CollectCliTest : public ::testing::Test {
 
 TEST_F(CollectCliTest, DiagnoseOfTheBundleIsDiagnoseOfTheHost) {
   int status = -1;
-  Rocewatch("collect " + bundle_.path() + " --host-root " + host_.path(), &status);
+  Rocewatch("collect --daemon none " + bundle_.path() + " --host-root " + host_.path(), &status);
   ASSERT_EQ(status, 0);
   int host_status = -1, bundle_status = -1;
   const std::string host = Rocewatch("diagnose --json --host-root " + host_.path(), &host_status);
@@ -76,7 +76,7 @@ TEST_F(CollectCliTest, TheKubeletAnswerAndThePciAddressesTravelWithTheBundle) {
                        {"name": "main", "cpuIds": [3], "devices": [
                          {"resourceName": "nvidia.com/sriov_rdma", "deviceIds": ["0000:3b:00.2"]}]}]}]})");
   int status = -1;
-  Rocewatch("collect " + bundle_.path() + " --host-root " + host_.path(), &status);
+  Rocewatch("collect --daemon none " + bundle_.path() + " --host-root " + host_.path(), &status);
   ASSERT_EQ(status, 0);
   EXPECT_TRUE(
       std::filesystem::exists(bundle_.path() + "/" + std::string(kPodResourcesRecordingPath)));
@@ -102,7 +102,7 @@ TEST_F(CollectCliTest, TheKubeletAnswerAndThePciAddressesTravelWithTheBundle) {
 
 TEST_F(CollectCliTest, TheBundleCarriesTheLinkQualitySectionAndItsMetadata) {
   int status = -1;
-  Rocewatch("collect " + bundle_.path() + " --host-root " + host_.path(), &status);
+  Rocewatch("collect --daemon none " + bundle_.path() + " --host-root " + host_.path(), &status);
   ASSERT_EQ(status, 0);
   auto report =
       nlohmann::json::parse(Rocewatch("diagnose --json --host-root " + bundle_.path(), &status));
@@ -131,7 +131,8 @@ TEST_F(CollectCliTest, TheBundleCarriesTheLinkQualitySectionAndItsMetadata) {
 
 TEST_F(CollectCliTest, NoOpticsLeavesTheModulePagesOut) {
   int status = -1;
-  Rocewatch("collect --no-optics " + bundle_.path() + " --host-root " + host_.path(), &status);
+  Rocewatch("collect --daemon none --no-optics " + bundle_.path() + " --host-root " + host_.path(),
+            &status);
   ASSERT_EQ(status, 0);
   EXPECT_FALSE(std::filesystem::exists(bundle_.path() + "/rocewatch/ethtool/ens1f0np0/module"));
   EXPECT_TRUE(std::filesystem::exists(bundle_.path() + "/rocewatch/ethtool/ens1f0np0/fec"));

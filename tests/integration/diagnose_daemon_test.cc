@@ -1,7 +1,8 @@
 // `rocewatch diagnose --daemon URL` against a real daemon: the daemon serves its live findings at
 // GET /api/v1/findings (built on its loop when asked), and diagnose merges them, so a drift the
 // daemon saw makes the one-shot report critical and --npd NonOK; an unreachable daemon is an info
-// finding, never an error.
+// finding, never an error. A support bundle carries the daemon's answer (`collect --daemon URL`),
+// which diagnose of the bundle merges in place of a live daemon's.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,15 @@ class DiagnoseDaemonTest : public ::testing::Test {
     for (FixtureGid& gid : node[0].ports[0].gids)
       if (gid.index >= 2) gid.index += 2;
     ASSERT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", node).ok());
+  }
+  // Waits (bounded) until the daemon reports mlx5_0's drift.
+  static json AwaitDrift(DaemonProcess& daemon) {
+    for (int i = 0; i < 100; ++i) {
+      StatusOr<json> now = Findings(daemon);
+      if (now.ok() && HasFinding((*now)["findings"], "gid_drift", "mlx5_0/1", "")) return *now;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return json();
   }
   std::string Diagnose(const std::string& daemon, const std::string& mode, int* status) {
     return RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose " + mode + " --host-root " +
@@ -67,15 +77,7 @@ TEST_F(DiagnoseDaemonTest, DiagnoseReportsWhatTheDaemonSaw) {
   EXPECT_EQ(status, 0);
 
   DriftMlx50();
-  json doc;
-  for (int i = 0; i < 100; ++i) {
-    StatusOr<json> now = Findings(**daemon);
-    if (now.ok() && HasFinding((*now)["findings"], "gid_drift", "mlx5_0/1", "")) {
-      doc = *now;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  json doc = AwaitDrift(**daemon);
   ASSERT_TRUE(HasFinding(doc["findings"], "gid_drift", "mlx5_0/1", "from index 3 to 5"))
       << doc.dump(1);
   for (const json& f : doc["findings"]) {
@@ -142,6 +144,45 @@ TEST_F(DiagnoseDaemonTest, TheDaemonOfAnotherHostIsNotMerged) {
   EXPECT_TRUE(refused) << report;
   EXPECT_FALSE(merged) << report;
   EXPECT_EQ((*daemon)->Stop(), 0);
+}
+
+TEST_F(DiagnoseDaemonTest, ABundleCarriesTheDaemonsFindingsRecordedAtCollectionTime) {
+  auto daemon = DaemonProcess::Start({"--host-root", dir_.path(), "--state-file", "", "--interval",
+                                      "200ms", "--gid-backstop", "200ms"});
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  const std::string url = "http://127.0.0.1:" + std::to_string((*daemon)->port());
+  DriftMlx50();
+  ASSERT_TRUE(HasFinding(AwaitDrift(**daemon)["findings"], "gid_drift", "mlx5_0/1", ""));
+  TempDir out;
+  const std::string bundle = out.path() + "/bundle";
+  int status = -1;
+  const std::string err = RunCommand(std::string(ROCEWATCH_BINARY) + " collect --no-optics " +
+                                         "--lldp-wait 0 --daemon " + url + " --host-root " +
+                                         dir_.path() + " " + bundle + " 2>&1 >/dev/null",
+                                     &status);
+  ASSERT_EQ(status, 0) << err;
+  EXPECT_EQ((*daemon)->Stop(), 0);  // the bundle is read with no daemon running
+
+  // The drift is the daemon's knowledge: a one-shot run on the bundle sees only its holes.
+  auto diagnose = [&](const std::string& flags) {
+    return RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose --link-window 0 " + flags +
+                          " --host-root " + bundle + " 2>/dev/null",
+                      &status);
+  };
+  diagnose("--json --daemon none");
+  EXPECT_EQ(status, 1);
+  const std::string report = diagnose("--json");
+  EXPECT_EQ(status, 2) << report;
+  json merged = json::parse(report, nullptr, false);
+  ASSERT_FALSE(merged.is_discarded()) << report;
+  EXPECT_TRUE(HasFinding(merged["findings"], "gid_drift", "mlx5_0/1", "from index 3 to 5"))
+      << report;
+  bool recorded = false;
+  for (const json& f : merged["findings"])
+    recorded |= f["check"] == "daemon" && f["subject"] == url && f.contains("recorded_at");
+  EXPECT_TRUE(recorded) << report;
+  EXPECT_NE(diagnose("").find("The daemon's findings were recorded at collection time, "),
+            std::string::npos);
 }
 
 TEST_F(DiagnoseDaemonTest, ABadDaemonUrlIsAOneLineErrorStatusThree) {

@@ -162,6 +162,16 @@ std::string DefaultDaemonUrl() {
   return DiagnoseOptions::DefaultDaemonText();
 }
 
+// --daemon of diagnose and collect: a URL, or nullopt for `none`.
+StatusOr<std::optional<HttpUrl>> ParseDaemonFlag(const std::string& text) {
+  if (text == "none") return std::optional<HttpUrl>();
+  StatusOr<HttpUrl> url = ParseHttpUrl(text);
+  if (!url.ok())
+    return Status::InvalidArgument("--daemon: " + url.status().message() +
+                                   " (use http://HOST:PORT, unix:PATH or none)");
+  return std::optional<HttpUrl>(*url);
+}
+
 }  // namespace
 
 int RunCli(const HostEnv& env, int argc, char** argv) {
@@ -295,14 +305,15 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
       ->add_option("--kubelet-socket", diagnose_kubelet_socket,
                    "The kubelet pod-resources socket (default under --host-root; none: not used)")
       ->envname("ROCEWATCH_KUBELET_SOCKET");
-  diagnose
-      ->add_option("--daemon", daemon_url,
-                   "The running daemon whose live findings are merged (http://HOST:PORT or "
-                   "unix:PATH), or none; an unreachable daemon is an info line (default: the "
-                   "daemon's local socket where it exists, else ROCEWATCH_LISTEN's address, "
-                   "else 127.0.0.1:9879)")
-      ->envname("ROCEWATCH_DAEMON")
-      ->capture_default_str();
+  CLI::Option* daemon_flag =
+      diagnose
+          ->add_option("--daemon", daemon_url,
+                       "The running daemon whose live findings are merged (http://HOST:PORT or "
+                       "unix:PATH), or none; an unreachable daemon is an info line (default: the "
+                       "daemon's local socket where it exists, else ROCEWATCH_LISTEN's address, "
+                       "else 127.0.0.1:9879)")
+          ->envname("ROCEWATCH_DAEMON")
+          ->capture_default_str();
 
   app.add_subcommand("version", "Version and build information");
 
@@ -327,6 +338,14 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
       ->add_option("--lldp-wait", collect_lldp_wait,
                    "How long to wait for each rail's LLDP frame (0: do not record LLDP)")
       ->envname("ROCEWATCH_LLDP_WAIT")
+      ->capture_default_str();
+  std::string collect_daemon_url = DefaultDaemonUrl();
+  collect
+      ->add_option("--daemon", collect_daemon_url,
+                   "The running daemon whose findings, events and /metrics are recorded in the "
+                   "bundle (as diagnose's --daemon), or none; an unreachable daemon is a line of "
+                   "the bundle's failures")
+      ->envname("ROCEWATCH_DAEMON")
       ->capture_default_str();
 
   // Slurm's HealthCheckProgram (docs/deploy.md, "Slurm").
@@ -373,7 +392,10 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
                 << "\n";
       return 3;
     }
-    CollectCommandOptions options{*common, collect_dir, !collect_no_optics, {}};
+    CollectCommandOptions options;
+    options.common = *common;
+    options.directory = collect_dir;
+    options.optics = !collect_no_optics;
     options.consumers.kubelet_socket = collect_kubelet_socket;
     StatusOr<Duration> lldp_wait = NamedDuration("--lldp-wait", collect_lldp_wait);
     if (!lldp_wait.ok()) {
@@ -382,6 +404,14 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
       return 3;
     }
     options.lldp_wait = *lldp_wait;
+    StatusOr<std::optional<HttpUrl>> daemon = ParseDaemonFlag(collect_daemon_url);
+    if (!daemon.ok()) {
+      std::cerr << "rocewatch collect: " << NameValueSources(daemon.status().message(), typed, args)
+                << "\n";
+      return 3;
+    }
+    options.daemon = *daemon;
+    options.daemon_text = collect_daemon_url;
     return RunCollect(ConfinedHostEnv(env, common->paths), options, std::cout, std::cerr);
   }
 
@@ -431,15 +461,11 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
     }
     options.consumers.kubelet_socket = diagnose_kubelet_socket;
     options.daemon_text = daemon_url;
-    if (daemon_url == "none") {
-      options.daemon.reset();
-    } else {
-      StatusOr<HttpUrl> url = ParseHttpUrl(daemon_url);
-      if (!url.ok())
-        return fail(Status::InvalidArgument("--daemon: " + url.status().message() +
-                                            " (use http://HOST:PORT, unix:PATH or none)"));
-      options.daemon = *url;
-    }
+    StatusOr<std::optional<HttpUrl>> daemon = ParseDaemonFlag(daemon_url);
+    if (!daemon.ok()) return fail(daemon.status());
+    options.daemon = *daemon;
+    // Named on the command line or in ROCEWATCH_DAEMON: asked even for a bundle with a recording.
+    options.daemon_given = daemon_flag->count() > 0;
     const HostEnv confined = ConfinedHostEnv(env, options.common.paths);
     if (npd) return RunDiagnoseForNpd(confined, options, std::cout);
     return RunDiagnose(confined, options, std::cout, std::cerr, isatty(STDOUT_FILENO) == 1);

@@ -3,6 +3,7 @@
 #include "collect/support_bundle.h"
 #include "core/duration.h"
 #include "core/terminal_text.h"
+#include "diagnose/daemon_view.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "netlink/dcb_recording.h"
 #include "netlink/netlink_netdev_reader.h"
@@ -36,6 +37,10 @@ int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::os
   collect.lldp = RecordingsFirst(env.lldp, fs, *env.clock, paths.host_root);
   if (env.dcb) collect.dcb = DcbRecordingsFirst(env.dcb, fs, paths.host_root);
   collect.clock = env.clock;
+  if (options.daemon) {
+    collect.daemon = LiveDaemon(*options.daemon, options.daemon_timeout, env.fetch);
+    collect.daemon_url = options.daemon_text;
+  }
   collect.lldp_wait = options.lldp_wait;
   if (options.lldp_wait > Duration::zero())
     err << "rocewatch collect: waiting up to " << FormatDuration(options.lldp_wait)

@@ -3,10 +3,12 @@
 // under --host-root) into DIR. Exit status 0 when the bundle was written (items that could not be
 // read are listed in DIR/rocewatch/bundle.json and on stderr), 3 when it could not be written.
 
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "consumers/consumer_options.h"
+#include "daemon/defaults.h"
 #include "daemon/host_env.h"
 #include "daemon/options.h"
 
@@ -20,6 +22,11 @@ struct CollectCommandOptions {
   // --lldp-wait: how long to wait for each rail's LLDP frame (switches send every 30 s by
   // default); zero records none.
   Duration lldp_wait = std::chrono::seconds(31);
+  // --daemon: the running daemon whose answer is recorded (as diagnose's --daemon); nullopt for
+  // `none`. Each request is bounded by daemon_timeout.
+  std::optional<HttpUrl> daemon;
+  std::string daemon_text;  // as given, recorded and in messages
+  Duration daemon_timeout = defaults::kDaemonTimeout;
 };
 
 int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::ostream& out,

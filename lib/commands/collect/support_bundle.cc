@@ -9,10 +9,12 @@
 #include "build_info.h"
 #include "collect/lldp_capture.h"
 #include "consumers/pod_resources_recording.h"
+#include "diagnose/daemon_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 #include "lldp/lldp_pcap.h"
 #include "netlink/dcb_recording.h"
+#include "os/boot_id.h"
 #include "os/netdev_recording.h"
 
 namespace rocewatch {
@@ -284,6 +286,17 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
       summary.failures.push_back("kubelet: " + answer.status().message());
     copy.Write(std::string(kPodResourcesRecordingPath),
                FormatPodResourcesRecording(options.kubelet->Describe(), answer));
+  }
+
+  // What the running daemon knows (its findings, events and /metrics), as it answered; a daemon
+  // watching another host is refused as diagnose refuses it.
+  if (options.daemon) {
+    const DaemonView view =
+        ViewDaemon(options.daemon, options.daemon_url, ReadBootId(fs, paths.procfs_root));
+    if (std::string failure = DaemonRecordingFailure(view, options.daemon_url); !failure.empty())
+      summary.failures.push_back(std::move(failure));
+    for (const auto& [path, content] : DaemonRecordingFiles(view, options.daemon_url, unix_now))
+      copy.Write(path, content);
   }
 
   CollectEthtool(ethtool, netdevs, copy, summary, options);

@@ -15,6 +15,8 @@
 //   rocewatch/kubelet/pod-resources.json  the kubelet's pod-resources answer (or its failure)
 //   rocewatch/dcb/<netdev>.json        each RoCE port netdev's DCB answer (netlink/dcb_recording.h)
 //   rocewatch/lldp/<netdev>.pcap       each RoCE port netdev's last LLDP frame (lldp/lldp_pcap.h)
+//   rocewatch/daemon/                  the running daemon's answer: its findings and events,
+//                                      its /metrics (diagnose/daemon_recording.h)
 //   rocewatch/netlink/addresses        the RNIC netdevs' addresses and link flags (for people)
 //   rocewatch/bundle.json              what was collected, when, by which version, what failed
 // Attributes the kernel refuses to read (EINVAL on an empty GID slot, speed of a down link) are
@@ -26,6 +28,7 @@
 #include "collect/bundle_writer.h"
 #include "consumers/pod_resources.h"
 #include "core/clock.h"
+#include "diagnose/daemon_view.h"
 #include "ethtool/ethtool_poller.h"
 #include "lldp/lldp_socket.h"
 #include "netlink/dcb_pfc.h"
@@ -48,6 +51,11 @@ struct CollectOptions {
   // Each RoCE port netdev's DCB answer; null: none recorded. A netdev it does not find (NotFound)
   // is left out.
   DcbAnswerReader dcb{};
+  // The running daemon's documents (diagnose/daemon_view.h: LiveDaemon), recorded under
+  // rocewatch/daemon/ as asked at `daemon_url`; null: not asked, nothing recorded. One that does
+  // not answer is a line of failures.
+  DaemonDocuments daemon;
+  std::string daemon_url;
 };
 
 struct CollectSummary {

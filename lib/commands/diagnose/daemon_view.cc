@@ -11,23 +11,6 @@
 namespace rocewatch {
 namespace {
 
-HttpUrl DaemonPath(const DiagnoseOptions& options, const std::string& path) {
-  HttpUrl url = *options.daemon;
-  while (!url.path.empty() && url.path.back() == '/') url.path.pop_back();
-  url.path += path;
-  return url;
-}
-
-StatusOr<std::string> Get(const DiagnoseOptions& options, const HttpFetch& fetch,
-                          const std::string& path) {
-  const HttpUrl url = DaemonPath(options, path);
-  StatusOr<FetchedPage> page = fetch(url, options.daemon_timeout);
-  if (!page.ok()) return page.status();
-  if (page->status != 200)
-    return Status::Unavailable("HTTP " + std::to_string(page->status) + " from " + url.path);
-  return std::move(page->body);
-}
-
 std::string Label(const ExposedSample& s, const std::string& name) {
   auto it = s.labels.find(name);
   return it == s.labels.end() ? "" : it->second;
@@ -49,10 +32,24 @@ std::optional<uint64_t> Count(double value) {
 
 }  // namespace
 
-DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
-                     const HttpFetch& fetch) {
+DaemonDocuments LiveDaemon(const HttpUrl& url, Duration timeout, const HttpFetch& fetch) {
+  return [url, timeout, fetch](const std::string& path) -> StatusOr<std::string> {
+    HttpUrl document = url;
+    while (!document.path.empty() && document.path.back() == '/') document.path.pop_back();
+    document.path += path;
+    StatusOr<FetchedPage> page = fetch(document, timeout);
+    if (!page.ok()) return page.status();
+    if (page->status != 200)
+      return Status::Unavailable("HTTP " + std::to_string(page->status) + " from " + document.path);
+    return std::move(page->body);
+  };
+}
+
+DaemonView ViewDaemon(const DaemonDocuments& documents, const std::string& where,
+                      const std::string& boot_id) {
   DaemonView view;
-  StatusOr<std::string> body = Get(options, fetch, "/api/v1/findings");
+  view.where = where;
+  StatusOr<std::string> body = documents("/api/v1/findings");
   StatusOr<DaemonFindings> findings =
       body.ok() ? ParseDaemonFindings(*body) : StatusOr<DaemonFindings>(body.status());
   if (!findings.ok()) {
@@ -60,20 +57,28 @@ DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
     return view;
   }
   view.findings = std::move(*findings);
+  view.findings_text = std::move(*body);
   if (!boot_id.empty() && !view.findings.boot_id.empty() && boot_id != view.findings.boot_id) {
     view.other_host = true;
     return view;
   }
-  StatusOr<std::string> metrics = Get(options, fetch, "/metrics");
+  StatusOr<std::string> metrics = documents("/metrics");
   StatusOr<std::vector<ExposedSample>> samples =
       metrics.ok() ? ParseExposition(*metrics)
                    : StatusOr<std::vector<ExposedSample>>(metrics.status());
   if (samples.ok()) {
     view.metrics = std::move(*samples);
+    view.metrics_text = std::move(*metrics);
   } else {
     view.metrics_problem = samples.status().message();
   }
   return view;
+}
+
+DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
+                     const HttpFetch& fetch) {
+  return ViewDaemon(LiveDaemon(*options.daemon, options.daemon_timeout, fetch), options.daemon_text,
+                    boot_id);
 }
 
 std::set<std::string> NetdevsWithDaemonLinkFigures(const std::vector<ExposedSample>& metrics) {

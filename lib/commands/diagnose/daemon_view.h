@@ -4,8 +4,10 @@
 // the windowed figures a one-shot run cannot have: per netdev the link-quality state, pre-FEC BER
 // and PFC paused ratios and storms; per port the traffic detector's baseline, state and byte
 // counters, where `diagnose --watch` starts from. Asked once per run, each request bounded by
-// the --daemon timeout.
+// the --daemon timeout; or read back from what `collect` recorded of that answer
+// (diagnose/daemon_recording.h), through the same code.
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -22,6 +24,12 @@
 namespace rocewatch {
 
 struct DaemonView {
+  // Where the answer came from, for messages: the --daemon URL as given, or the recorded one.
+  std::string where;
+  // The answer is a bundle's recording (diagnose/daemon_recording.h), made when `collect` asked
+  // at recorded_at_unix (unknown when the recording is unusable).
+  bool recorded = false;
+  std::optional<double> recorded_at_unix;
   // Why the daemon's findings cannot be used (unreachable, not a rocewatch answer); ok otherwise.
   Status problem = Status::Ok();
   // The daemon watches another host (its boot id is not `boot_id`): nothing of it is used.
@@ -30,9 +38,24 @@ struct DaemonView {
   // Its /metrics; empty when that request failed (`metrics_problem` says why).
   std::vector<ExposedSample> metrics;
   std::string metrics_problem;
+  // The documents as served (findings: when they parsed; metrics: when they parsed), which
+  // `collect` records.
+  std::string findings_text, metrics_text;
 
   bool usable() const { return problem.ok() && !other_host; }
 };
+
+// One document of the daemon by its request path ("/api/v1/findings", "/metrics"). Errors: why
+// it is not there (unreachable, not HTTP 200, not recorded, larger than its bound).
+using DaemonDocuments = std::function<StatusOr<std::string>(const std::string& path)>;
+
+// The documents of the daemon at `url`, each GET through `fetch` bounded by `timeout`.
+DaemonDocuments LiveDaemon(const HttpUrl& url, Duration timeout, const HttpFetch& fetch);
+
+// The findings of `documents` and, when the daemon watches the host of `boot_id` (empty: unknown,
+// taken as this host), its /metrics. `where` names the source in messages.
+DaemonView ViewDaemon(const DaemonDocuments& documents, const std::string& where,
+                      const std::string& boot_id);
 
 // Asks the daemon of `options` (REQUIRES: options.daemon) through `fetch` (HostEnv::fetch).
 // `boot_id`: this report's host's.

@@ -11,6 +11,7 @@
 #include "daemon/monitor.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
+#include "diagnose/daemon_recording.h"
 #include "diagnose/daemon_view.h"
 #include "diagnose/diagnose_report.h"
 #include "diagnose/gid_table_checks.h"
@@ -40,41 +41,51 @@ std::string FormatTime(double unix_seconds) {
   return std::string(text) + millis + "Z";
 }
 
-// Merges the daemon's live findings (docs/diagnose.md, "The daemon"). Whatever happened is one
-// info finding: merged, or why the daemon did not answer.
-void MergeFromDaemon(const DiagnoseOptions& options, const DaemonView& view,
-                     const std::string& boot_id, DiagnoseReport& report) {
+// Merges the daemon's findings, live or recorded in a bundle (docs/diagnose.md, "The daemon").
+// Whatever happened is one info finding: merged, or why the daemon's answer is not used.
+void MergeFromDaemon(const DaemonView& view, const std::string& boot_id, DiagnoseReport& report) {
+  const std::string& where = view.where;
+  if (view.recorded_at_unix) report.daemon_recorded_at_unix = view.recorded_at_unix;
   if (!view.problem.ok()) {
     report.findings.push_back(
-        {SeverityOf("daemon_unreachable"), "daemon_unreachable", options.daemon_text,
-         "no rocewatch daemon answered at " + options.daemon_text + " (" + view.problem.message() +
+        {SeverityOf("daemon_unreachable"), "daemon_unreachable", where,
+         (view.recorded ? "the bundle holds no usable answer of the rocewatch daemon at "
+                        : "no rocewatch daemon answered at ") +
+             where + " (" + view.problem.message() +
              "): this report holds this run's one-shot checks only, without the drift, flap and "
              "address history the daemon keeps",
-         "Start the daemon (`rocewatch run`), or point --daemon at where it listens; --daemon "
-         "none skips this."});
+         view.recorded ? "Collect the bundle again with the daemon running (`rocewatch collect "
+                         "--daemon URL`); --daemon none skips the recording."
+                       : "Start the daemon (`rocewatch run`), or point --daemon at where it "
+                         "listens; --daemon none skips this."});
     return;
   }
   const DaemonFindings* daemon = &view.findings;
   if (view.other_host) {
     report.findings.push_back(
-        {SeverityOf("daemon_other_host"), "daemon_other_host", options.daemon_text,
-         "the rocewatch daemon at " + options.daemon_text + " watches another host (boot id " +
-             daemon->boot_id + ", this report's host " + boot_id + "): its findings are not merged",
+        {SeverityOf("daemon_other_host"), "daemon_other_host", where,
+         "the rocewatch daemon at " + where + " watches another host (boot id " + daemon->boot_id +
+             ", this report's host " + boot_id + "): its findings are not merged",
          "Point --daemon at the daemon of the host under --host-root, or use --daemon none."});
     return;
   }
   MergeDaemonFindings(*daemon, report.findings);
   for (const DaemonFindings::Event& e : daemon->events)
     if (e.severity >= Severity::kWarning) report.daemon_events.push_back(e.time + "  " + e.message);
-  report.findings.push_back(
-      {SeverityOf("daemon"), "daemon", options.daemon_text,
-       "merged the live findings (" + std::to_string(daemon->findings.size()) +
-           ") and recent warning events of the rocewatch daemon at " + options.daemon_text +
-           (view.metrics_problem.empty()
-                ? std::string()
-                : "; its /metrics did not answer (" + view.metrics_problem +
-                      "): link quality and --watch rates are this run's own"),
-       "None needed."});
+  const std::string what =
+      view.recorded_at_unix
+          ? "the findings (" + std::to_string(daemon->findings.size()) +
+                ") and recent warning events recorded at collection time (" +
+                FormatUtc(*view.recorded_at_unix, false) + ") of the rocewatch daemon at " + where
+          : "the live findings (" + std::to_string(daemon->findings.size()) +
+                ") and recent warning events of the rocewatch daemon at " + where;
+  report.findings.push_back({SeverityOf("daemon"), "daemon", where,
+                             "merged " + what +
+                                 (view.metrics_problem.empty()
+                                      ? std::string()
+                                      : "; its /metrics did not answer (" + view.metrics_problem +
+                                            "): link quality and --watch rates are this run's own"),
+                             "None needed."});
 }
 
 // One warning naming the paths under the host root that were not read because a link in them
@@ -121,8 +132,11 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
   // The daemon is asked first: its windowed figures spare this run a wait, and --watch starts
   // from its baselines.
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  // A bundle's recorded answer stands in for the live daemon unless --daemon named one.
   std::optional<DaemonView> daemon;
-  if (options.daemon) daemon = AskDaemon(options, boot_id, env.fetch);
+  if (options.daemon && !options.daemon_given)
+    daemon = ReadDaemonRecording(fs, paths.host_root, boot_id);
+  if (options.daemon && !daemon) daemon = AskDaemon(options, boot_id, env.fetch);
   std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
   if (options.watch) {
     if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
@@ -141,7 +155,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     const ConsumerComponent* consumers = components.consumers;
     for (auto& component : components.all) monitor.AddComponent(std::move(component));
     // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
-    if (traffic && daemon && daemon->usable())
+    // A recording's counters are of another time: only a live daemon's seed the watch.
+    if (traffic && daemon && daemon->usable() && !daemon->recorded_at_unix)
       traffic->Resume(DaemonTrafficView(daemon->metrics, clock.Now(), clock.UnixSeconds()));
     // Per-rail rates and traffic states at every periodic poll.
     monitor.SetSnapshotObserver([&](const NodeSnapshot&, SnapshotTrigger trigger) {
@@ -261,7 +276,7 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
   report.neighbors = std::move(neighbors.by_netdev);
   report.findings.insert(report.findings.end(), neighbors.findings.begin(),
                          neighbors.findings.end());
-  if (daemon) MergeFromDaemon(options, *daemon, boot_id, report);
+  if (daemon) MergeFromDaemon(*daemon, boot_id, report);
   if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
   return report;
 }

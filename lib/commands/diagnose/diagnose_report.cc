@@ -7,6 +7,7 @@
 #include "build_info.h"
 #include "core/natural_less.h"
 #include "core/terminal_text.h"
+#include "export/daemon_findings.h"
 #include "os/file_system.h"
 
 namespace rocewatch {
@@ -142,6 +143,9 @@ nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
                         {"subject", f.subject},
                         {"message", f.message},
                         {"remedy", f.remedy}});
+    // The note on the daemon's answer says when a bundle recorded it.
+    if (report.daemon_recorded_at_unix && f.check.rfind("daemon", 0) == 0)
+      findings.back()["recorded_at"] = FormatUtc(*report.daemon_recorded_at_unix, false);
   }
   json out = {{"version", kVersion},
               {"status", ReportStatus(report)},
@@ -306,6 +310,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     out << "\n";
   }
 
+  if (report.daemon_recorded_at_unix)
+    out << ansi("1", "The daemon's findings were recorded at collection time, " +
+                         FormatUtc(*report.daemon_recorded_at_unix, false) + " (not live)")
+        << "\n\n";
   if (!report.daemon_events.empty()) {
     out << ansi("1", "What the daemon saw (recent warnings)") << "\n";
     for (const std::string& line : report.daemon_events) out << "  " << Safe(line) << "\n";

@@ -40,6 +40,9 @@ struct DiagnoseReport {
   // The daemon's recent warning and critical events ("<time>  <line>"), oldest first (empty
   // without a daemon).
   std::vector<std::string> daemon_events;
+  // When the merged daemon answer is a bundle's recording: when `collect` asked the daemon (Unix
+  // time); the "daemon" finding then carries "recorded_at" in JSON, and the text says so.
+  std::optional<double> daemon_recorded_at_unix;
 };
 
 // "healthy" (no warning or critical finding), "warning" or "critical".
