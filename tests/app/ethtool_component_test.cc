@@ -63,7 +63,7 @@ class EthtoolComponentTest : public ::testing::Test {
     FecReading fec;
     fec.corrected_blocks = corrected_bits_ / 2;
     fec.uncorrectable_blocks = uncorrectable_;
-    fs_.AddFile(kDir + "fec", FormatFecRecording(fec));
+    fs_.AddFile(kDir + "fec", corrupt_fec_ ? "corrected_blocks: lots\n" : FormatFecRecording(fec));
     fs_.AddFile(kDir + "link_state", "link: yes\n");
     fs_.AddFile(kDir + "pause", kUnsupportedRecording);
   }
@@ -100,6 +100,7 @@ class EthtoolComponentTest : public ::testing::Test {
   Monitor monitor_;
   FakeFileSystem fs_;
   EthtoolComponent* ethtool_ = nullptr;
+  bool corrupt_fec_ = false;     // the FEC recording does not parse
   EventLoop* running_ = &loop_;  // the loop Poll() runs
   std::vector<std::string> events_;
   ModuleValues modules_;
@@ -189,6 +190,27 @@ TEST_F(EthtoolComponentTest, VerdictsFromBeforeARestartHoldUntilJudgedOnLiveCoun
   EXPECT_NE(events[1].find("ens1f0np0 link quality failing -> ok"), std::string::npos) << events[1];
   EXPECT_NE(events[1].find("(restored at start, judged on live counters)"), std::string::npos);
   monitor.Stop();
+}
+
+TEST_F(EthtoolComponentTest, AFailedRequestIsAReadFailedFindingAndAnUnhealthyComponent) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  Poll(1e-8);
+  EXPECT_TRUE(Checks().empty());
+  const std::string healthy = "rocewatch_component_success{component=\"ethtool\"}";
+  EXPECT_EQ(Sample(healthy), 1);
+  corrupt_fec_ = true;
+  Poll(1e-8);
+  EXPECT_EQ(Checks(), std::vector<std::string>{"read_failed"});
+  const std::vector<Finding> findings = monitor_.CurrentFindings();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].subject, kNetdev);
+  EXPECT_NE(findings[0].message.find("ethtool requests failed (fec: "), std::string::npos)
+      << findings[0].message;
+  EXPECT_EQ(Sample(healthy), 0);
+  corrupt_fec_ = false;
+  Poll(1e-8);
+  EXPECT_TRUE(Checks().empty());
+  EXPECT_EQ(Sample(healthy), 1);
 }
 
 TEST_F(EthtoolComponentTest, PfcStormEachWay) {

@@ -174,5 +174,28 @@ TEST_F(LinkQualityLookTest, ALinkThatIsDownHasNoRates) {
   EXPECT_TRUE(Has(look, "link_down_reason"));
 }
 
+TEST(EthtoolReadFailureTest, FailedRequestsAreNamedAndUnknownNotZero) {
+  NetdevEthtool readings;
+  EXPECT_FALSE(EthtoolReadFailure("ens1f0np0", readings).has_value());
+  readings.errors = {"fec: timed out", "statistics: Input/output error", "pause: x",
+                     "link_state: y", "standard: z"};
+  std::optional<Finding> f = EthtoolReadFailure("ens1f0np0", readings);
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->check, "read_failed");
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->subject, "ens1f0np0");
+  EXPECT_NE(f->message.find("(fec: timed out; statistics: Input/output error; pause: x; and 2 "
+                            "more)"),
+            std::string::npos)
+      << f->message;
+  EXPECT_NE(f->message.find("unknown, not zero"), std::string::npos);
+  LinkQualityEntry entry;
+  entry.netdev = "ens1f0np0";
+  entry.readings = readings;
+  std::vector<Finding> one_shot = OneShotLinkQualityFindings({entry});
+  ASSERT_EQ(one_shot.size(), 1u) << "diagnose reports it too";
+  EXPECT_EQ(one_shot[0].check, "read_failed");
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -347,6 +347,9 @@ void EthtoolComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
   (void)ctx;
   for (Finding& f : link_quality_.Findings()) out.push_back(std::move(f));
   for (Finding& f : pfc_.Findings()) out.push_back(std::move(f));
+  for (const auto& [netdev, readings] : latest_)
+    if (std::optional<Finding> failed = EthtoolReadFailure(netdev, readings))
+      out.push_back(std::move(*failed));
   for (const auto& [netdev, status] : optics_)
     for (Finding& f : OpticsFindings(netdev, status)) out.push_back(std::move(f));
   for (const auto& [netdev, outcome] : modules_) {
@@ -358,6 +361,13 @@ void EthtoolComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
                    "docs/deploy.md, \"Privileges, measured\"), or turn optics reads off with "
                    "--optics-interval 0 to silence this."});
   }
+}
+
+bool EthtoolComponent::Healthy(const MonitorContext& ctx) const {
+  (void)ctx;
+  for (const auto& [netdev, readings] : latest_)
+    if (!readings.errors.empty()) return false;
+  return true;
 }
 
 std::vector<LinkQualityEntry> EthtoolComponent::ReportEntries() const {

@@ -34,6 +34,8 @@ class EthtoolComponent final : public MonitorComponent {
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
+  // False while the latest poll of any netdev had a failed request (read_failed names them).
+  bool Healthy(const MonitorContext& ctx) const override;
 
   // Why `netdev`'s link is down, from a fresh LINKSTATE read ("" when the driver does not say).
   std::string LinkDownReason(const std::string& netdev);

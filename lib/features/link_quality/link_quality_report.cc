@@ -212,6 +212,24 @@ std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries) 
   return text;
 }
 
+std::optional<Finding> EthtoolReadFailure(const std::string& netdev,
+                                          const NetdevEthtool& readings) {
+  if (readings.errors.empty()) return std::nullopt;
+  constexpr size_t kNamed = 3;
+  std::string failed;
+  for (size_t i = 0; i < readings.errors.size() && i < kNamed; ++i)
+    failed += (i ? "; " : "") + readings.errors[i];
+  if (readings.errors.size() > kNamed)
+    failed += "; and " + std::to_string(readings.errors.size() - kNamed) + " more";
+  return Finding{SeverityOf("read_failed"), "read_failed", netdev,
+                 netdev + ": ethtool requests failed (" + failed +
+                     "): what they answer (FEC, PHY and pause counters, link state) is unknown, "
+                     "not zero, and the link-quality and PFC checks judge only what was read",
+                 "run `ethtool -S " + netdev + "` and `ethtool --show-fec " + netdev +
+                     "` as root and check dmesg (a firmware command that failed, or a driver "
+                     "without the request); docs/runbooks/RocewatchSourceReadsFailing.md"};
+}
+
 std::vector<Finding> OneShotLinkQualityFindings(const std::vector<LinkQualityEntry>& entries) {
   std::vector<Finding> findings;
   for (const LinkQualityEntry& e : entries) {
@@ -225,6 +243,8 @@ std::vector<Finding> OneShotLinkQualityFindings(const std::vector<LinkQualityEnt
                             "look at (cable, module, autonegotiation, signal integrity)"});
     }
     for (Finding& f : OpticsFindings(e.netdev, e.optics)) findings.push_back(std::move(f));
+    if (std::optional<Finding> failed = EthtoolReadFailure(e.netdev, r))
+      findings.push_back(std::move(*failed));
   }
   return findings;
 }

@@ -39,8 +39,12 @@ nlohmann::ordered_json LinkQualityToJson(const std::vector<LinkQualityEntry>& en
 // The section's lines (no heading), one block per netdev; empty for no entries.
 std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries);
 
-// Findings a single look can support: optics against the module's thresholds, and why a link
-// that is down is down (link_down_reason, warning).
+// A netdev's ethtool requests that failed (not unsupported: failed), as a read_failed finding
+// naming them (3 at most, then a count) and what they leave unknown; nullopt when none failed.
+std::optional<Finding> EthtoolReadFailure(const std::string& netdev, const NetdevEthtool& readings);
+
+// Findings a single look can support: optics against the module's thresholds, why a link that is
+// down is down (link_down_reason, warning), and failed ethtool requests (EthtoolReadFailure).
 std::vector<Finding> OneShotLinkQualityFindings(const std::vector<LinkQualityEntry>& entries);
 
 }  // namespace rocewatch
