@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "consumers/pod_resources_recording.h"
@@ -64,6 +65,26 @@ TEST_F(CollectCliTest, DiagnoseOfTheBundleIsDiagnoseOfTheHost) {
   }
   EXPECT_EQ(report["consumer_sources"]["sources"], nlohmann::json::array({"procfs"}));
   EXPECT_NE(host_text.find("Who uses each rail"), std::string::npos);
+}
+
+// The boot id and the daemon's state file travel with the bundle: diagnose of the bundle tells
+// the collected host's daemon from another host's, and knows what the node had on this boot.
+TEST_F(CollectCliTest, TheBootIdAndTheStateFileTravelWithTheBundle) {
+  host_.WriteFile("proc/sys/kernel/random/boot_id", "0b1e5c1a-0000-4000-8000-00000000c011\n");
+  host_.WriteFile("var/lib/rocewatch/state.json", "{\"format\": \"rocewatch-gid-state\"}\n");
+  int status = -1;
+  Rocewatch(
+      "collect --daemon none --lldp-wait 0 " + bundle_.path() + " --host-root " + host_.path(),
+      &status);
+  ASSERT_EQ(status, 0);
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  EXPECT_EQ(read(bundle_.path() + "/proc/sys/kernel/random/boot_id"),
+            "0b1e5c1a-0000-4000-8000-00000000c011\n");
+  EXPECT_EQ(read(bundle_.path() + "/var/lib/rocewatch/state.json"),
+            "{\"format\": \"rocewatch-gid-state\"}\n");
 }
 
 // A kubelet that maps an SR-IOV VF (by PCI address) to a pod: the answer is recorded in the

@@ -9,6 +9,7 @@
 #include "build_info.h"
 #include "collect/lldp_capture.h"
 #include "consumers/pod_resources_recording.h"
+#include "daemon/defaults.h"
 #include "diagnose/daemon_recording.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
@@ -219,6 +220,14 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
   for (const std::string& conf : ipv6_confs)
     copy.File(JoinPath(paths.procfs_root, "sys/net/ipv6/conf/" + conf + "/keep_addr_on_down"),
               "proc/sys/net/ipv6/conf/" + conf + "/keep_addr_on_down");
+  // The boot id: diagnose of the bundle tells the collected host's daemon (and its state file)
+  // from another host's by it.
+  copy.File(JoinPath(paths.procfs_root, "sys/kernel/random/boot_id"),
+            "proc/sys/kernel/random/boot_id");
+  // The daemon's state file at its default path: what the node had on this boot
+  // (rail_address_missing in diagnose of the bundle).
+  copy.File(JoinPath(paths.host_root, defaults::kStateFile),
+            std::string(defaults::kStateFile).substr(1));
 
   // Network configuration and the managers' runtime state.
   for (const char* dir : {"NetworkManager", "systemd/network", "netplan", "network"})

@@ -11,6 +11,8 @@
 //                                      process as an empty fd/ (holds none) or a bare directory
 //                                      (descriptors unreadable); comm of pid 2 (kthreadd)
 //   proc/sys/net/ipv6/conf/            keep_addr_on_down of the RNIC netdevs, all and default
+//   proc/sys/kernel/random/boot_id     which boot of which host this is
+//   var/lib/rocewatch/state.json       the daemon's state file, at its default path
 //   rocewatch/ethtool/<netdev>/        the ethtool answers as recordings (ethtool_recording.h)
 //   rocewatch/kubelet/pod-resources.json  the kubelet's pod-resources answer (or its failure)
 //   rocewatch/dcb/<netdev>.json        each RoCE port netdev's DCB answer (netlink/dcb_recording.h)
