@@ -91,6 +91,10 @@ constexpr CheckPolicy kPolicies[] = {
     {"networkd_drops_addresses_on_carrier_loss", kWarning, "", kDiagnoseOnly},
     {"networkd_manages_foreign_policy_rules", kWarning, "", kDiagnoseOnly},
     {"ipv6_flushed_on_link_down", kWarning, "", kDiagnoseOnly},
+    {"configured_address_missing", kCritical, "",
+     "diagnose only: the network configuration is read at the terminal or by the "
+     "node-problem-detector plugin, whose NodeCondition is the page; in the daemon the same loss "
+     "is ip_missing_after_flap (RoceIpMissing)"},
     {"nccl_gid_index_without_roce_v2_gid", kCritical, "",
      "diagnose only: the job's settings are read from /proc at the terminal or by the "
      "node-problem-detector plugin, whose NodeCondition is the page"},

@@ -516,5 +516,23 @@ TEST_F(ConfigurationChecksTest, AdaptiveRetransmissionCountersPresentOrUnreadabl
   EXPECT_TRUE(Run(check_id::kAdaptiveRetransmissionCountersAbsent).empty());
 }
 
+TEST_F(ConfigurationChecksTest, AConfiguredAddressMissingFromItsRailIsCritical) {
+  EXPECT_TRUE(Run("configured_address_missing").empty()) << "both rails have their addresses";
+  netdevs_["ens2f0np0"] = Netdev("ens2f0np0", {});  // NetworkManager-style loss: the IP is gone
+  std::vector<Finding> found = Run("configured_address_missing");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::kCritical);
+  EXPECT_EQ(found[0].subject, "ens2f0np0");
+  EXPECT_THAT(found[0].message,
+              HasSubstr("ens2f0np0 (mlx5_1/1) does not have 10.0.1.2/24, which its configuration "
+                        "gives it (/etc/network/interfaces:4, ifupdown)"));
+  // The same address with another prefix is not what the configuration gives.
+  netdevs_["ens2f0np0"] = Netdev("ens2f0np0", {"10.0.1.2/16"});
+  EXPECT_EQ(Run("configured_address_missing").size(), 1u);
+  // A netdev whose addresses are unknown (not in this namespace) is not judged.
+  netdevs_.erase("ens2f0np0");
+  EXPECT_TRUE(Run("configured_address_missing").empty());
+}
+
 }  // namespace
 }  // namespace rocewatch

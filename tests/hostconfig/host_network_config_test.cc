@@ -127,6 +127,52 @@ TEST_F(HostNetworkConfigTest, ConfigurationOnlyEvidenceWithoutRuntimeState) {
             "/etc/NetworkManager/system-connections/rail0.nmconnection: interface-name=ens1f0np0");
 }
 
+using Addresses = std::vector<ConfiguredAddress>;
+
+TEST_F(HostNetworkConfigTest, NetworkdAddressesOfTheNetworkFileAndItsDropIns) {
+  host_
+      .NetworkdManages(4, "/etc/systemd/network/10-rail.network",
+                       "[Match]\nName=ens1f0np0\n[Network]\nAddress=10.9.9.9/24\n"
+                       "Address=\nAddress=10.0.0.2/24\n[Address]\nAddress=10.0.0.3/24\n")
+      .File("/etc/systemd/network/10-rail.network.d/more.conf", "[Network]\nAddress=fd00::2/64\n")
+      .File("/run/systemd/netif/links/4",
+            "ADMIN_STATE=configured\nNETWORK_FILE=/etc/systemd/network/10-rail.network\n"
+            "NETWORK_FILE_DROPINS=\"/etc/systemd/network/10-rail.network.d/more.conf\"\n");
+  EXPECT_EQ(Read().configured_addresses,
+            (Addresses{{"10.0.0.2/24", "/etc/systemd/network/10-rail.network:6"},
+                       {"10.0.0.3/24", "/etc/systemd/network/10-rail.network:8"},
+                       {"fd00::2/64", "/etc/systemd/network/10-rail.network.d/more.conf:2"}}))
+      << "an empty Address= clears what came before it";
+}
+
+TEST_F(HostNetworkConfigTest, NetworkManagerAddressesOfTheOneProfileNamingTheDevice) {
+  host_.NetworkManagerManages(4).File(
+      "/etc/NetworkManager/system-connections/rail0.nmconnection",
+      "[connection]\nid=rail0\ninterface-name=ens1f0np0\n[ipv4]\nmethod=manual\n"
+      "address1=10.0.0.2/24,10.0.0.1\naddresses=10.0.0.4/24;10.0.0.5/24;\n[ipv6]\nmethod=ignore\n");
+  EXPECT_EQ(
+      Read().configured_addresses,
+      (Addresses{{"10.0.0.2/24", "/etc/NetworkManager/system-connections/rail0.nmconnection:6"},
+                 {"10.0.0.4/24", "/etc/NetworkManager/system-connections/rail0.nmconnection:7"},
+                 {"10.0.0.5/24", "/etc/NetworkManager/system-connections/rail0.nmconnection:7"}}));
+  // A second profile for the same device: which one is active is NetworkManager's choice.
+  host_.File("/etc/NetworkManager/system-connections/rail0b.nmconnection",
+             "[connection]\nid=rail0b\ninterface-name=ens1f0np0\n[ipv4]\naddress1=10.1.0.2/24\n");
+  EXPECT_TRUE(Read().configured_addresses.empty());
+}
+
+TEST_F(HostNetworkConfigTest, IfupdownStaticAddressWithItsNetmask) {
+  host_.File("/etc/network/interfaces",
+             "auto ens1f0np0\niface ens1f0np0 inet static\n  address 10.0.0.2\n"
+             "  netmask 255.255.255.0\n");
+  NetdevConfig c = Read();
+  EXPECT_EQ(c.managed_by, NetdevManager::kIfupdown);
+  EXPECT_EQ(c.configured_addresses, (Addresses{{"10.0.0.2/24", "/etc/network/interfaces:3"}}));
+  // DHCP gives no static address; a manager other than the deciding one is not asked.
+  host_.File("/etc/network/interfaces", "iface ens1f0np0 inet dhcp\n  address 10.0.0.2/24\n");
+  EXPECT_TRUE(Read().configured_addresses.empty());
+}
+
 TEST_F(HostNetworkConfigTest, NothingKnownIsUnknown) {
   NetdevConfig c = Read();
   EXPECT_EQ(c.managed_by, NetdevManager::kUnknown);

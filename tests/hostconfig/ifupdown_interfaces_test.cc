@@ -54,5 +54,20 @@ TEST(ParseInterfacesFile, ToleratesMalformedTruncatedAndBinaryInput) {
   }
 }
 
+TEST(IfupdownInterfacesTest, AddressAndNetmaskBelongToTheirStanza) {
+  InterfacesFile f = ParseInterfacesFile(
+      "address 1.2.3.4\n"  // before any stanza: nobody's
+      "iface a inet static\n address 10.0.0.2\n netmask 255.255.252.0\n"
+      "iface b inet static\n address 10.0.1.2/24\n netmask 255.0.0.0\n"
+      "iface c inet static\n address 10.0.2.2\n netmask 255.0.255.0\n"
+      "iface d inet6 static\n address fd00::2\n netmask 64\n");
+  ASSERT_EQ(f.ifaces.size(), 4u);
+  EXPECT_EQ(f.ifaces[0].address, "10.0.0.2/22");
+  EXPECT_EQ(f.ifaces[0].address_line, 3);
+  EXPECT_EQ(f.ifaces[1].address, "10.0.1.2/24") << "a written prefix wins";
+  EXPECT_EQ(f.ifaces[2].address, "10.0.2.2") << "not a contiguous mask: no prefix made";
+  EXPECT_EQ(f.ifaces[3].address, "fd00::2");
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -12,6 +12,8 @@ namespace rocewatch {
 
 // address_keeping_checks.cc: NetworkManager, systemd-networkd, IPv6 keep_addr_on_down.
 void CheckAddressKeeping(const ConfigurationCheckInput& input, std::vector<Finding>& out);
+// configured_address_checks.cc: static addresses the configuration gives a rail, not on it.
+void CheckConfiguredAddresses(const ConfigurationCheckInput& input, std::vector<Finding>& out);
 // nccl_checks.cc: settings of running NCCL jobs.
 void CheckNcclSettings(const ConfigurationCheckInput& input, std::vector<Finding>& out);
 // gid_layout_checks.cc: index consistency across rails, IPv6 addresses without a RoCE v2 GID.

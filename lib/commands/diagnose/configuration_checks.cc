@@ -39,6 +39,7 @@ std::vector<Finding> RunConfigurationChecks(const ConfigurationCheckInput& input
   std::vector<Finding> findings;
   if (input.snapshot == nullptr) return findings;
   CheckAddressKeeping(input, findings);
+  CheckConfiguredAddresses(input, findings);
   CheckNcclSettings(input, findings);
   CheckGidLayout(input, findings);
   CheckCounters(input, findings);

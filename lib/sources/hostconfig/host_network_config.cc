@@ -41,11 +41,16 @@ std::optional<long long> ReadInteger(const FileSystem& fs, const std::string& pa
   return value;
 }
 
-// Every ifupdown iface stanza of /etc/network/interfaces and the files it sources, as
-// "<file>:<line>: iface <name> <family> <method>" by interface name.
-std::multimap<std::string, std::string> ReadIfupdownStanzas(const FileSystem& fs,
-                                                            const HostPaths& paths) {
-  std::multimap<std::string, std::string> stanzas;
+struct ReadStanza {
+  std::string evidence;                      // "<file>:<line>: iface <name> <family> <method>"
+  std::optional<ConfiguredAddress> address;  // of a static stanza
+};
+
+// Every ifupdown iface stanza of /etc/network/interfaces and the files it sources, by interface
+// name.
+std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& fs,
+                                                           const HostPaths& paths) {
+  std::multimap<std::string, ReadStanza> stanzas;
   std::vector<std::string> pending = {"/etc/network/interfaces"};
   std::set<std::string> seen;
   while (!pending.empty() && seen.size() < 256) {  // bounded: includes may loop
@@ -55,9 +60,14 @@ std::multimap<std::string, std::string> ReadIfupdownStanzas(const FileSystem& fs
     StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
     if (!text.ok()) continue;
     InterfacesFile parsed = ParseInterfacesFile(*text);
-    for (const IfaceStanza& s : parsed.ifaces)
-      stanzas.emplace(s.name, file + ":" + std::to_string(s.line) + ": iface " + s.name + " " +
-                                  s.family + " " + s.method);
+    for (const IfaceStanza& s : parsed.ifaces) {
+      ReadStanza read{file + ":" + std::to_string(s.line) + ": iface " + s.name + " " + s.family +
+                          " " + s.method,
+                      std::nullopt};
+      if (s.method == "static" && !s.address.empty())
+        read.address = ConfiguredAddress{s.address, file + ":" + std::to_string(s.address_line)};
+      stanzas.emplace(s.name, std::move(read));
+    }
     std::string base = file.substr(0, file.rfind('/') + 1);
     for (std::string pattern : parsed.sources) {
       if (pattern.empty()) continue;
@@ -87,7 +97,7 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
   // comm is cut at 15 characters: "systemd-networkd" reads as "systemd-network".
   host.networkd = FindProcess(processes, "systemd-network");
   ReadNetworkdConf(fs, paths, host);
-  std::multimap<std::string, std::string> stanzas = ReadIfupdownStanzas(fs, paths);
+  std::multimap<std::string, ReadStanza> stanzas = ReadIfupdownStanzas(fs, paths);
   std::vector<std::pair<std::string, NetplanRenderers>> netplan;
   for (const std::string& file : ListHostConfigFiles(fs, paths, "/etc/netplan", ".yaml")) {
     StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
@@ -121,7 +131,12 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
         run([&] { return ReadNetworkdLink(fs, paths, config); });
     auto [ifupdown, ifupdown_span] = run([&] {
       auto [first, last] = stanzas.equal_range(name);
-      for (auto it = first; it != last; ++it) config.evidence.push_back(it->second);
+      for (auto it = first; it != last; ++it) {
+        config.evidence.push_back(it->second.evidence);
+        std::vector<ConfiguredAddress>& addresses = config.addresses_read[NetdevManager::kIfupdown];
+        if (it->second.address && addresses.size() < kMaxConfiguredAddresses)
+          addresses.push_back(*it->second.address);
+      }
       return first != last;
     });
     auto [nm_profile, nm_profile_span] =
@@ -158,6 +173,9 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
     }
     std::rotate(config.evidence.begin(), config.evidence.begin() + deciding.begin,
                 config.evidence.begin() + deciding.end);
+    if (auto read = config.addresses_read.find(config.managed_by);
+        read != config.addresses_read.end() && config.managed_by != NetdevManager::kUnknown)
+      config.configured_addresses = read->second;
     if (config.managed_by == NetdevManager::kNetworkManager)
       ReadNetworkManagerIgnoreCarrier(fs, paths, config);
     host.netdevs[name] = std::move(config);

@@ -19,6 +19,16 @@ enum class NetdevManager { kNetworkManager, kSystemdNetworkd, kIfupdown, kUnknow
 // The diagnose JSON's managed_by: "NetworkManager", "systemd-networkd", "ifupdown", "unknown".
 const char* NetdevManagerLabel(NetdevManager manager);
 
+// Addresses kept per netdev and manager: a configuration file is untrusted input (a bundle).
+inline constexpr size_t kMaxConfiguredAddresses = 64;
+
+// A static address the network configuration gives a netdev, and where it says so.
+struct ConfiguredAddress {
+  std::string address;  // as written: "10.0.0.2/24", or "10.0.0.2" without a prefix
+  std::string where;    // "<file>:<line>", host paths as the host sees them
+  bool operator==(const ConfiguredAddress&) const = default;
+};
+
 struct NetdevConfig {
   std::string netdev;
   int ifindex = 0;  // <sysfs>/class/net/<netdev>/ifindex; 0 when unreadable
@@ -27,6 +37,15 @@ struct NetdevConfig {
   // Why: the deciding fact first ("/run/NetworkManager/devices/4: managed=true"), then other
   // facts seen. Host paths as the host sees them.
   std::vector<std::string> evidence;
+
+  // The static addresses the deciding manager's configuration gives the netdev: systemd-networkd's
+  // .network Address= (in [Network] or [Address], drop-ins included; an empty Address= clears the
+  // list), the one NetworkManager profile naming it (ipv4/ipv6 addressN= and addresses=; none
+  // when several profiles name it), ifupdown's `address` (with `netmask`) of its static stanzas.
+  // Empty when it gives none (DHCP, or the manager is unknown).
+  std::vector<ConfiguredAddress> configured_addresses;
+  // Per manager, as read; ReadHostNetworkConfig copies the deciding one's to configured_addresses.
+  std::map<NetdevManager, std::vector<ConfiguredAddress>> addresses_read;
 
   // NetworkManager: whether NetworkManager.conf (or conf.d) makes it ignore this device's carrier,
   // and the line that says so or the files that were searched.

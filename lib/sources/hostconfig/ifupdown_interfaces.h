@@ -14,6 +14,9 @@ struct IfaceStanza {
   std::string family;  // inet, inet6, ...
   std::string method;  // static, dhcp, manual, loopback, ...
   int line = 0;
+  // Its `address` option (with a /prefix, or its `netmask` made one for inet) and that line.
+  std::string address{};
+  int address_line = 0;
 };
 
 struct InterfacesFile {
@@ -24,8 +27,8 @@ struct InterfacesFile {
   std::vector<int> malformed_lines;             // an iface line without family and method
 };
 
-// Never fails. Comments ('#' at the start of a line) and option lines are skipped; a trailing
-// '\' continues a line.
+// Never fails. Comments ('#' at the start of a line) and option lines other than `address` and
+// `netmask` are skipped; a trailing '\' continues a line.
 InterfacesFile ParseInterfacesFile(std::string_view text);
 
 }  // namespace rocewatch

@@ -46,15 +46,32 @@ bool ReadNetworkManagerRuntime(const FileSystem& fs, const HostPaths& paths, Net
 bool ReadNetworkManagerProfiles(const FileSystem& fs, const HostPaths& paths,
                                 NetdevConfig& config) {
   bool named = false;
+  int profiles = 0;
+  std::vector<ConfiguredAddress> addresses;
   for (const char* dir :
        {"/etc/NetworkManager/system-connections", "/run/NetworkManager/system-connections"}) {
     for (const std::string& file : ListHostConfigFiles(fs, paths, dir, ".nmconnection")) {
       std::optional<IniFile> profile = ReadHostIni(fs, paths, file, IniDialect::kKeyfile);
       if (!profile || profile->Last("connection", "interface-name") != config.netdev) continue;
       config.evidence.push_back(file + ": interface-name=" + config.netdev);
+      ++profiles;
+      for (const IniEntry& e : profile->entries) {
+        if (e.section != "ipv4" && e.section != "ipv6") continue;
+        const bool numbered = e.key.rfind("address", 0) == 0 && e.key.size() > 7 &&
+                              e.key.find_first_not_of("0123456789", 7) == std::string::npos;
+        if (!numbered && e.key != "addresses") continue;
+        // "10.0.0.2/24,10.0.0.1" (address, gateway); addresses= lists them with ';'.
+        for (const std::string& item : SplitFields(e.value, ";")) {
+          std::string address = item.substr(0, item.find(','));
+          if (!address.empty() && addresses.size() < kMaxConfiguredAddresses)
+            addresses.push_back({address, file + ":" + std::to_string(e.line)});
+        }
+      }
       named = true;
     }
   }
+  // Several profiles for one device: which is active is NetworkManager's runtime choice.
+  if (profiles == 1) config.addresses_read[NetdevManager::kNetworkManager] = std::move(addresses);
   return named;
 }
 

@@ -35,6 +35,16 @@ bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig
       config.evidence.push_back(file + ": unreadable");
       continue;
     }
+    std::vector<ConfiguredAddress>& addresses =
+        config.addresses_read[NetdevManager::kSystemdNetworkd];
+    for (const IniEntry& e : unit->entries) {
+      if ((e.section != "Network" && e.section != "Address") || e.key != "Address") continue;
+      if (e.value.empty()) {
+        addresses.clear();  // systemd: an empty assignment resets the list
+      } else if (addresses.size() < kMaxConfiguredAddresses) {
+        addresses.push_back({e.value, file + ":" + std::to_string(e.line)});
+      }
+    }
     if (auto v = unit->Last("Network", "IgnoreCarrierLoss")) config.ignore_carrier_loss = v;
     if (auto v = unit->Last("Network", "ConfigureWithoutCarrier"))
       config.configure_without_carrier = v;
