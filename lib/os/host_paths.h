@@ -16,6 +16,12 @@ struct HostPaths {
   // Paths for a host root, with an optional sysfs override (empty: <host_root>/sys).
   static HostPaths ForRoots(const std::string& host_root, const std::string& sysfs_override = "");
 
+  // Whether `host_root` is this host's own root ("/" or empty): the live host, where nothing
+  // recorded by `collect` is to be looked for.
+  static bool IsLiveRoot(const std::string& host_root) {
+    return host_root.empty() || host_root == "/";
+  }
+
   // <sysfs_root>/class/infiniband
   std::string InfinibandClassDir() const { return sysfs_root + "/class/infiniband"; }
   // <sysfs_root>/class/net

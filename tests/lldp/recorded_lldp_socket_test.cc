@@ -72,5 +72,21 @@ TEST(RecordedLldpSocketTest, RecordingsFirstFallsBackToTheLiveSocketOnlyWithoutA
             StatusCode::kUnavailable);
 }
 
+// On the live host nothing is recorded: the live socket is opened without a look for a file.
+TEST(RecordedLldpSocketTest, TheLiveHostOpensTheLiveSocketWithoutLookingForARecording) {
+  FakeFileSystem fs;
+  FakeClock clock;
+  fs.AddFile("/rocewatch/lldp/rec0.pcap", WriteLldpPcap(LldpFrameBuilder::Leaf(1, 1).Build(), 1));
+  int live_opened = 0;
+  LldpSocketOpener live = [&](const std::string&) -> StatusOr<std::unique_ptr<LldpSocket>> {
+    ++live_opened;
+    return Status::PermissionDenied("no CAP_NET_RAW");
+  };
+  EXPECT_EQ(RecordingsFirst(live, fs, clock, "/")("rec0").status().code(),
+            StatusCode::kPermissionDenied);
+  EXPECT_EQ(live_opened, 1);
+  EXPECT_EQ(fs.ReadCount("/rocewatch/lldp/rec0.pcap"), 0u);
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -98,5 +98,24 @@ TEST(DcbRecordingTest, RecordingsComeFirstAndABrokenOneIsNotAFallBack) {
             StatusCode::kNotFound);
 }
 
+// On the live host nothing is recorded: a live reader is asked without a look for a file, while
+// a recordings-only reader (diagnose) still looks, and says there is none.
+TEST(DcbRecordingTest, TheLiveHostAsksTheKernelWithoutLookingForARecording) {
+  FakeFileSystem fs;
+  fs.AddFile("/rocewatch/dcb/ens1.json",
+             FormatDcbRecording("ens1", Answer(std::optional(DcbIeeeAnswer(0x08)))));
+  int live_reads = 0;
+  DcbAnswerReader live = [&](const std::string&) -> Answer {
+    ++live_reads;
+    return std::optional(DcbIeeeAnswer(0x01));
+  };
+  EXPECT_EQ(*ParseDcbIeeeAnswer(**DcbRecordingsFirst(live, fs, "/")("ens1")),
+            (HostPfc{.enabled = 0x01, .capability = 8}));
+  EXPECT_EQ(live_reads, 1);
+  EXPECT_EQ(fs.ReadCount("/rocewatch/dcb/ens1.json"), 0u);
+  EXPECT_TRUE(DcbRecordingsFirst(nullptr, fs, "/")("ens1").ok());
+  EXPECT_EQ(DcbRecordingsFirst(nullptr, fs, "/")("ens2").status().code(), StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace rocewatch

@@ -1,6 +1,7 @@
 #include "lldp/recorded_lldp_socket.h"
 
 #include "lldp/lldp_pcap.h"
+#include "os/host_paths.h"
 
 namespace rocewatch {
 
@@ -44,6 +45,7 @@ StatusOr<LldpReceived> RecordedLldpSocket::Read(size_t max_frames) {
 
 LldpSocketOpener RecordingsFirst(LldpSocketOpener live, const FileSystem& files, const Clock& clock,
                                  std::string host_root) {
+  if (live && HostPaths::IsLiveRoot(host_root)) return live;  // no bundle at "/": skip the open
   return [live = std::move(live), &files, &clock, host_root = std::move(host_root)](
              const std::string& netdev) -> StatusOr<std::unique_ptr<LldpSocket>> {
     StatusOr<std::unique_ptr<LldpSocket>> recorded =

@@ -48,7 +48,8 @@ class RecordedLldpSocket final : public LldpSocket {
 };
 
 // Opens the recording of a netdev where <host_root>/rocewatch/lldp/<netdev>.pcap exists (a broken
-// one is an error, not a fall-back), the live socket through `live` otherwise.
+// one is an error, not a fall-back), the live socket through `live` otherwise. On the live host
+// (root "/") with a live opener, that opener itself: no recording is looked for.
 // REQUIRES: files and clock outlive the opener.
 LldpSocketOpener RecordingsFirst(LldpSocketOpener live, const FileSystem& files, const Clock& clock,
                                  std::string host_root);

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/hex.h"
+#include "os/host_paths.h"
 
 namespace rocewatch {
 namespace {
@@ -75,6 +76,7 @@ StatusOr<std::optional<std::vector<uint8_t>>> ParseDcbRecording(const std::strin
 
 DcbAnswerReader DcbRecordingsFirst(DcbAnswerReader live, const FileSystem& files,
                                    std::string host_root) {
+  if (live && HostPaths::IsLiveRoot(host_root)) return live;  // no bundle at "/": skip the open
   return [live = std::move(live), &files, host_root = std::move(host_root)](
              const std::string& netdev) -> StatusOr<std::optional<std::vector<uint8_t>>> {
     const std::string path = DcbRecordingPath(host_root, netdev);

@@ -36,7 +36,9 @@ std::string FormatDcbRecording(const std::string& netdev,
 StatusOr<std::optional<std::vector<uint8_t>>> ParseDcbRecording(const std::string& text);
 
 // Answers from the recording under `host_root` where one exists for the netdev, from `live`
-// otherwise (a missing recording is not an error; a broken one is, not a fall-back).
+// otherwise (a missing recording is not an error; a broken one is, not a fall-back). On the live
+// host (root "/") with a live reader, that reader itself: no recording is looked for. Without one
+// (diagnose's recordings-only reader) the recording is always looked for.
 // REQUIRES: files outlives the reader.
 DcbAnswerReader DcbRecordingsFirst(DcbAnswerReader live, const FileSystem& files,
                                    std::string host_root);
