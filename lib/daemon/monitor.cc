@@ -7,6 +7,7 @@
 
 #include "build_info.h"
 #include "daemon/daemon_metric_names.h"
+#include "model/rnic_netdevs.h"
 
 namespace rocewatch {
 
@@ -121,14 +122,8 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
   std::swap(latest_, spare_);
   for (const auto& [source, errors] : latest_.read_errors) CountSourceError(source, errors);
 
-  rnic_netdevs_.clear();
-  for (const Device& device : latest_.devices) {
-    for (const Port& port : device.ports) {
-      rnic_netdevs_.insert(port.netdevs.begin(), port.netdevs.end());
-      for (const GidEntry& gid : port.gids)
-        if (!gid.netdev.empty()) rnic_netdevs_.insert(gid.netdev);
-    }
-  }
+  const std::vector<std::string> rnic_netdevs = RnicNetdevs(latest_, RnicNetdevScope::kAll);
+  rnic_netdevs_ = std::set<std::string>(rnic_netdevs.begin(), rnic_netdevs.end());
   for (size_t i = 0; i < components_.size(); ++i) {
     if (!component_started_[i]) continue;
     const uint64_t errors_before = source_errors_counted_;

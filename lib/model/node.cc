@@ -28,6 +28,7 @@ std::string ErrnoText(int sys_errno) {
 }
 
 std::string PrimaryNetdev(const Port& port) {
+  if (!port.own_netdevs.empty()) return port.own_netdevs.front();
   return port.netdevs.empty() ? std::string() : port.netdevs.front();
 }
 

@@ -43,7 +43,10 @@ struct Port {
   std::string rate;                  // "400 Gb/sec (4X NDR)"
   uint32_t gid_table_len = 0;        // number of slots (entries of gids/)
   std::vector<std::string> netdevs;  // the port's netdevs (device/net/ and GID ndevs), sorted
-  std::vector<GidEntry> gids;        // valid entries only, ascending index
+  // Its own netdevs only (device/net/, by dev_port), sorted; empty where whoever made the snapshot
+  // did not tell them apart (a test's node): the first of `netdevs` then stands for them.
+  std::vector<std::string> own_netdevs{};
+  std::vector<GidEntry> gids;  // valid entries only, ascending index
   // GID slots whose content is unknown (their read failed; not empty: an empty slot reads as the
   // zero GID), ascending. A check that needs the whole table cannot run while this is not empty.
   std::vector<uint32_t> unreadable_gid_slots;
@@ -64,7 +67,8 @@ struct Port {
   bool AttributeUnreadable(std::string_view name) const;
 };
 
-// The netdev a port is known by in metrics: its first own netdev (device/net), else "".
+// The netdev a port is known by in metrics: its first own netdev (device/net; a VLAN or bond upper
+// that sorts before it is not it), else the first of its netdevs, else "".
 std::string PrimaryNetdev(const Port& port);
 
 struct Device {

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "diagnose/configuration_facts.h"
+#include "model/rnic_netdevs.h"
 #include "support/fault_injecting_file_system.h"
 #include "support/host_root_builder.h"
 
@@ -102,7 +103,8 @@ class ConfigurationChecksTest : public ::testing::Test {
   // Reads the fixture host root, runs every check, keeps the findings of `check`.
   std::vector<Finding> Run(const char* check, const FileSystem* fs = nullptr) {
     PosixFileSystem posix;
-    facts_ = ReadConfigurationFacts(fs ? *fs : posix, host_.paths(), RnicNetdevs(snapshot_));
+    facts_ = ReadConfigurationFacts(fs ? *fs : posix, host_.paths(),
+                                    RnicNetdevs(snapshot_, RnicNetdevScope::kRoce));
     ConfigurationCheckInput input;
     input.snapshot = &snapshot_;
     input.earlier = earlier_ ? &*earlier_ : nullptr;
@@ -126,7 +128,8 @@ class ConfigurationChecksTest : public ::testing::Test {
 
 TEST_F(ConfigurationChecksTest, HealthyNodeHasNoFindingsAtAll) {
   PosixFileSystem fs;
-  facts_ = ReadConfigurationFacts(fs, host_.paths(), RnicNetdevs(snapshot_));
+  facts_ =
+      ReadConfigurationFacts(fs, host_.paths(), RnicNetdevs(snapshot_, RnicNetdevScope::kRoce));
   ConfigurationCheckInput input{&snapshot_,   nullptr,      &netdevs_,
                                 &facts_.host, &facts_.nccl, &rules_};
   EXPECT_EQ(RunConfigurationChecks(input), std::vector<Finding>{});

@@ -199,6 +199,8 @@ TEST_F(SysfsInventoryTest, MultiPortDeviceMapsNetdevsByDevPortAndAddsGidNdevs) {
   ASSERT_EQ(d.ports.size(), 2u);
   EXPECT_EQ(d.ports[0].netdevs, std::vector<std::string>{"ens1f0np0"});
   EXPECT_EQ(d.ports[1].netdevs, (std::vector<std::string>{"ens1f1np1", "ens1f1np1.100"}));
+  // The port's own netdev is told apart from the VLAN upper its GID names.
+  EXPECT_EQ(d.ports[1].own_netdevs, std::vector<std::string>{"ens1f1np1"});
   EXPECT_EQ(d.ports[1].state, "DOWN");
   EXPECT_EQ(d.ports[1].phys_state, "Disabled");
   EXPECT_EQ(d.ports[1].gids.size(), 5u);

@@ -14,9 +14,12 @@
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
 #include "lldp/lldp_pcap.h"
+#include "model/rnic_netdevs.h"
 #include "netlink/dcb_recording.h"
 #include "os/boot_id.h"
 #include "os/netdev_recording.h"
+#include "sysfs/sysfs_gid_table_source.h"
+#include "sysfs/sysfs_inventory.h"
 
 namespace rocewatch {
 namespace {
@@ -88,42 +91,13 @@ class Copier {
   Status fatal_;
 };
 
-// The RNIC netdevs: device/net/* of every RDMA device and the netdevs its GID entries name.
-std::set<std::string> RnicNetdevs(const FileSystem& fs, const std::string& infiniband) {
-  std::set<std::string> netdevs;
-  StatusOr<std::vector<std::string>> devices = fs.ListDir(infiniband);
-  if (!devices.ok()) return netdevs;
-  for (const std::string& device : *devices) {
-    const std::string dir = JoinPath(infiniband, device);
-    if (auto net = fs.ListDir(JoinPath(dir, "device/net")); net.ok())
-      netdevs.insert(net->begin(), net->end());
-    auto ports = fs.ListDir(JoinPath(dir, "ports"));
-    if (!ports.ok()) continue;
-    for (const std::string& port : *ports) {
-      const std::string ndevs = JoinPath(dir, "ports/" + port + "/gid_attrs/ndevs");
-      auto slots = fs.ListDir(ndevs);
-      if (!slots.ok()) continue;
-      for (const std::string& slot : *slots) {
-        StatusOr<std::string> name = fs.ReadFile(JoinPath(ndevs, slot), 64);
-        if (!name.ok()) continue;
-        std::string n = *name;
-        while (!n.empty() && (n.back() == '\n' || n.back() == ' ')) n.pop_back();
-        if (!n.empty()) netdevs.insert(n);
-      }
-    }
-  }
-  return netdevs;
-}
-
-// The netdevs of the RDMA ports themselves (<device>/device/net/<name>): where a switch's LLDP
-// arrives, untagged (VLAN and bond uppers are not listened on).
-std::set<std::string> PortNetdevs(const FileSystem& fs, const std::string& infiniband) {
-  std::set<std::string> netdevs;
-  if (auto devices = fs.ListDir(infiniband); devices.ok())
-    for (const std::string& device : *devices)
-      if (auto names = fs.ListDir(JoinPath(infiniband, device + "/device/net")); names.ok())
-        netdevs.insert(names->begin(), names->end());
-  return netdevs;
+// The node as rocewatch sees it, from sysfs (GID tables included, no counters): what "the RNIC
+// netdevs" are (model/rnic_netdevs.h), as the daemon and diagnose take them. A tree that cannot be
+// read gives no netdev, and the copy above has said why.
+NodeSnapshot CollectedSnapshot(const FileSystem& fs, const HostPaths& paths) {
+  SysfsGidTableSource gids(fs, paths.sysfs_root);
+  StatusOr<NodeSnapshot> snapshot = SysfsInventory(fs, paths.sysfs_root).Read(&gids, false);
+  return snapshot.ok() ? std::move(snapshot).value() : NodeSnapshot{};
 }
 
 void CollectEthtool(EthtoolPoller& ethtool, const std::set<std::string>& netdevs, Copier& copy,
@@ -207,7 +181,9 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
     for (const std::string& node : *nodes)
       copy.File(JoinPath(verbs, node + "/ibdev"), "sys/class/infiniband_verbs/" + node + "/ibdev");
 
-  const std::set<std::string> netdevs = RnicNetdevs(fs, infiniband);
+  const NodeSnapshot node = CollectedSnapshot(fs, paths);
+  const std::vector<std::string> netdevs = RnicNetdevs(node, RnicNetdevScope::kAll);
+  const std::vector<std::string> port_netdevs = RnicNetdevs(node, RnicNetdevScope::kPort);
   summary.netdevs.assign(netdevs.begin(), netdevs.end());
   for (const std::string& netdev : netdevs) {
     copy.Files(JoinPath(paths.NetClassDir(), netdev), "sys/class/net/" + netdev);
@@ -284,9 +260,7 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
 
   // Addresses and link flags as this namespace sees them: diagnose of the bundle reads them back
   // (os/netdev_recording.h).
-  copy.Write("rocewatch/netlink/addresses",
-             FormatNetdevRecording(
-                 netdev_reader.Read(std::vector<std::string>(netdevs.begin(), netdevs.end()))));
+  copy.Write("rocewatch/netlink/addresses", FormatNetdevRecording(netdev_reader.Read(netdevs)));
 
   // The kubelet's answer (which pods hold RDMA devices or GPUs), as a recording.
   if (options.kubelet != nullptr) {
@@ -308,11 +282,11 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
       copy.Write(path, content);
   }
 
-  CollectEthtool(ethtool, netdevs, copy, summary, options);
+  CollectEthtool(ethtool, {netdevs.begin(), netdevs.end()}, copy, summary, options);
 
   // The host's DCB answer of each RoCE port's netdev (its PFC), as the kernel gave it.
   if (options.dcb)
-    for (const std::string& netdev : PortNetdevs(fs, infiniband)) {
+    for (const std::string& netdev : port_netdevs) {
       StatusOr<std::optional<std::vector<uint8_t>>> answer = options.dcb(netdev);
       if (!answer.ok() && answer.status().code() == StatusCode::kNotFound) continue;
       if (!answer.ok())
@@ -322,8 +296,8 @@ StatusOr<CollectSummary> CollectSupportBundle(const FileSystem& fs, const HostPa
 
   // Each rail's far end: the last LLDP frame of each RoCE port's netdev, as tcpdump writes it.
   if (options.lldp && options.clock != nullptr && options.lldp_wait > Duration::zero()) {
-    LldpCapture lldp = CaptureLldpFrames(options.lldp, PortNetdevs(fs, infiniband), *options.clock,
-                                         options.lldp_wait);
+    LldpCapture lldp = CaptureLldpFrames(options.lldp, {port_netdevs.begin(), port_netdevs.end()},
+                                         *options.clock, options.lldp_wait);
     for (const auto& [netdev, frame] : lldp.last_frame)
       copy.Write("rocewatch/lldp/" + netdev + ".pcap", WriteLldpPcap(frame, unix_now));
     summary.failures.insert(summary.failures.end(), lldp.failures.begin(), lldp.failures.end());

@@ -128,7 +128,7 @@ void CheckForeignPolicyRules(const ConfigurationCheckInput& input, std::vector<F
     return;
   // Rules tied to an RNIC netdev: by interface, or from one of its addresses.
   std::set<std::string> rnic_addresses, rnic_netdevs;
-  for (const std::string& netdev : RnicNetdevs(*input.snapshot)) {
+  for (const std::string& netdev : RnicNetdevs(*input.snapshot, RnicNetdevScope::kRoce)) {
     rnic_netdevs.insert(netdev);
     if (const std::vector<IpAddress>* addresses = AddressesOf(input, netdev))
       for (const IpAddress& a : *addresses) rnic_addresses.insert(a.address);
@@ -171,7 +171,7 @@ void CheckForeignPolicyRules(const ConfigurationCheckInput& input, std::vector<F
 
 void CheckAddressKeeping(const ConfigurationCheckInput& input, std::vector<Finding>& out) {
   if (input.host == nullptr) return;
-  for (const std::string& netdev : RnicNetdevs(*input.snapshot)) {
+  for (const std::string& netdev : RnicNetdevs(*input.snapshot, RnicNetdevScope::kRoce)) {
     const NetdevConfig* config = input.host->Find(netdev);
     if (config == nullptr) continue;
     CheckNetworkManager(input, *config, out);

@@ -7,6 +7,7 @@
 
 #include "core/text.h"
 #include "diagnose/configuration_checks.h"
+#include "model/rnic_netdevs.h"
 
 namespace rocewatch {
 

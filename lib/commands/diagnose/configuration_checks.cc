@@ -16,18 +16,6 @@ bool IsGlobalIpv6(const IpAddress& address) {
          !IsZeroGid(*gid);
 }
 
-std::vector<std::string> RnicNetdevs(const NodeSnapshot& snapshot) {
-  std::set<std::string> names;
-  for (const Device& device : snapshot.devices)
-    for (const Port& port : device.ports) {
-      if (!port.IsRoce()) continue;
-      names.insert(port.netdevs.begin(), port.netdevs.end());
-      for (const GidEntry& gid : port.gids)
-        if (!gid.netdev.empty()) names.insert(gid.netdev);
-    }
-  return {names.begin(), names.end()};
-}
-
 std::optional<Duration> NcclSurvivableOutage(long long timeout, long long retry_count) {
   if (timeout <= 0) return std::nullopt;
   double seconds = 4.096e-6 * std::ldexp(1.0, static_cast<int>(std::min(timeout, 31LL))) *

@@ -67,9 +67,6 @@ struct ConfigurationCheckInput {
 // subject).
 std::vector<Finding> RunConfigurationChecks(const ConfigurationCheckInput& input);
 
-// The RNIC netdevs of a snapshot: netdevs of RoCE ports and the ndevs of their GIDs, sorted.
-std::vector<std::string> RnicNetdevs(const NodeSnapshot& snapshot);
-
 // NCCL's retransmission budget: an ACK timeout of 4.096 us * 2^timeout, retried retry_count
 // times (the InfiniBand local ACK timeout). timeout 0 means "wait forever" in the IB spec: nullopt.
 std::optional<Duration> NcclSurvivableOutage(long long timeout, long long retry_count);

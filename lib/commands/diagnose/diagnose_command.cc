@@ -22,6 +22,7 @@
 #include "job_awareness/consumer_merge.h"
 #include "link_quality/link_quality_snapshot.h"
 #include "model/check_policy.h"
+#include "model/rnic_netdevs.h"
 #include "netlink/netlink_netdev_reader.h"
 #include "os/boot_id.h"
 #include "os/netdev_recording.h"
@@ -211,7 +212,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
   NetlinkNetdevReader live_netdevs(*rtnetlink, fs, paths);
   RecordedNetdevReader netdev_reader(fs, paths.host_root, live_netdevs);
   std::map<std::string, NetdevState> known_states;
-  for (auto& [name, observation] : netdev_reader.Read(RnicNetdevNames(report.snapshot))) {
+  for (auto& [name, observation] :
+       netdev_reader.Read(RnicNetdevs(report.snapshot, RnicNetdevScope::kAll))) {
     if (observation.in_namespace) known_states[name] = observation.state;
     report.netdevs.push_back({observation, "unknown"});
   }
@@ -230,8 +232,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     EthtoolSources ethtool = env.ethtool();
     EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, ethtool.statistics.get(),
                          ethtool.netlink.get());
-    LinkQualityLook look =
-        LookAtLinkQuality(poller, RnicNetdevNames(report.snapshot), clock, wait, look_options);
+    LinkQualityLook look = LookAtLinkQuality(
+        poller, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll), clock, wait, look_options);
     report.link_quality = std::move(look.entries);
     report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
   }
@@ -248,7 +250,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
   // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
   // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
   // addresses above.
-  ConfigurationFacts facts = ReadConfigurationFacts(fs, paths, RnicNetdevNames(report.snapshot));
+  ConfigurationFacts facts =
+      ReadConfigurationFacts(fs, paths, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll));
   for (NetdevReport& netdev : report.netdevs)
     if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
       netdev.managed_by = NetdevManagerLabel(config->managed_by);

@@ -36,19 +36,6 @@ int ReportExitStatus(const DiagnoseReport& report) {
   return 0;
 }
 
-std::vector<std::string> RnicNetdevNames(const NodeSnapshot& snapshot) {
-  std::set<std::string> names;
-  for (const Device& device : snapshot.devices)
-    for (const Port& port : device.ports) {
-      names.insert(port.netdevs.begin(), port.netdevs.end());
-      for (const GidEntry& gid : port.gids)
-        if (!gid.netdev.empty()) names.insert(gid.netdev);
-    }
-  std::vector<std::string> sorted(names.begin(), names.end());
-  std::sort(sorted.begin(), sorted.end(), NaturalLess);
-  return sorted;
-}
-
 nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
   using json = nlohmann::ordered_json;
   json devices = json::array();

@@ -57,7 +57,4 @@ struct TextStyle {
 };
 std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style);
 
-// The RNIC netdev names of a snapshot: port netdevs and GID ndevs, sorted, unique.
-std::vector<std::string> RnicNetdevNames(const NodeSnapshot& snapshot);
-
 }  // namespace rocewatch

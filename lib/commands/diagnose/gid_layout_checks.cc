@@ -70,7 +70,7 @@ void CheckIpv6HaveRoceV2Gids(const ConfigurationCheckInput& input, std::vector<F
         port_of_netdev.emplace(gid.netdev, PortName(device.name, port.number));
       }
     }
-  for (const std::string& netdev : RnicNetdevs(*input.snapshot)) {
+  for (const std::string& netdev : RnicNetdevs(*input.snapshot, RnicNetdevScope::kRoce)) {
     auto state = input.netdevs->find(netdev);
     if (state == input.netdevs->end() || unknown.count(netdev) > 0) continue;
     std::vector<std::string> missing;

@@ -54,6 +54,7 @@ void CopyPort(const Port& from, Port& to) {
   to.rate = from.rate;
   to.gid_table_len = from.gid_table_len;
   to.netdevs = from.netdevs;
+  to.own_netdevs = from.own_netdevs;
   to.gids = from.gids;
   to.unreadable_gid_slots = from.unreadable_gid_slots;
   to.gid_table_unlistable = from.gid_table_unlistable;
@@ -223,6 +224,7 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
       const auto& listed = netdevs[number];
       port.listed_netdevs.assign(listed.begin(), listed.end());
       port.last.netdevs = port.listed_netdevs;
+      port.last.own_netdevs = port.listed_netdevs;
       if (auto kept = known_link_layer_rate.find({dev_name, number});
           kept != known_link_layer_rate.end())
         std::tie(port.last.link_layer, port.last.rate) = std::move(kept->second);
