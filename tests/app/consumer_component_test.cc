@@ -108,6 +108,58 @@ TEST_F(ConsumerComponentTest, ABlindScanIsUnknownAndCountedNotIdle) {
   EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
 }
 
+// A failed read is never silence: the component is unhealthy and a read_failed finding per source
+// names what failed, while it lasts; once the reads succeed again both are gone.
+TEST_F(ConsumerComponentTest, FailedReadsAreAFindingAndUnhealthyWhileTheyLast) {
+  node_.Consumer(4100, 0);
+  node_.Add(ProcfsFixture::Plain(4200));
+  node_.fs().FailReads(node_.ProcessDir(4200) + "/fd", EIO);
+  kubelet_->answer = Status::Unavailable("kubelet pod-resources at unix:///fake: refused");
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  EXPECT_EQ(FindSample(Exposition(), "rocewatch_component_success{component=\"consumers\"}"), 0);
+  std::vector<Finding> findings = monitor_.CurrentFindings();
+  auto find = [&](const std::string& subject) -> const Finding* {
+    for (const Finding& f : findings)
+      if (f.check == "read_failed" && f.subject == subject) return &f;
+    return nullptr;
+  };
+  const Finding* procfs = find("procfs");
+  ASSERT_NE(procfs, nullptr);
+  EXPECT_EQ(procfs->severity, Severity::kWarning);
+  EXPECT_NE(procfs->message.find("/host/proc/4200/fd: Input/output error (EIO)"), std::string::npos)
+      << procfs->message;
+  EXPECT_NE(procfs->message.find("whether 1 process holds an RDMA device is unknown"),
+            std::string::npos);
+  const Finding* kubelet = find("kubelet");
+  ASSERT_NE(kubelet, nullptr);
+  EXPECT_NE(kubelet->message.find("refused"), std::string::npos);
+
+  // Still unreadable at the next scan (not read again yet): still named.
+  RunFor(seconds(10));
+  findings = monitor_.CurrentFindings();
+  EXPECT_NE(find("procfs"), nullptr);
+
+  node_.fs().ClearFailures();
+  kubelet_->answer = std::vector<PodDeviceAllocation>{};
+  RunFor(seconds(50));
+  board_->RequestFullScan();  // a full scan reads the blind process again (at most once a minute)
+  RunFor(seconds(2));
+  findings = monitor_.CurrentFindings();
+  EXPECT_EQ(find("procfs"), nullptr);
+  EXPECT_EQ(find("kubelet"), nullptr);
+  EXPECT_EQ(FindSample(Exposition(), "rocewatch_component_success{component=\"consumers\"}"), 1);
+}
+
+// No pod-resources socket is a state (not a Kubernetes node), not a failed read.
+TEST_F(ConsumerComponentTest, NoKubeletSocketIsNoFailedRead) {
+  kubelet_->answer = Status::NotFound("no pod-resources socket at /fake");
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  for (const Finding& f : monitor_.CurrentFindings()) EXPECT_NE(f.check, "read_failed");
+  EXPECT_EQ(FindSample(Exposition(), "rocewatch_component_success{component=\"consumers\"}"), 1);
+}
+
 TEST_F(ConsumerComponentTest, AHangingKubeletNeverHoldsUpTheScans) {
   kubelet_->hang = true;
   ASSERT_TRUE(monitor_.Start().ok());

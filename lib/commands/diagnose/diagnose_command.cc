@@ -20,6 +20,7 @@
 #include "export/daemon_findings.h"
 #include "inventory/read_failure_checks.h"
 #include "job_awareness/consumer_merge.h"
+#include "job_awareness/consumer_read_checks.h"
 #include "link_quality/link_quality_snapshot.h"
 #include "model/check_policy.h"
 #include "model/rnic_netdevs.h"
@@ -149,6 +150,7 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
+    run_options.consumers.every_process_readable = false;  // "not seen" instead
     if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
     ComponentSet components = BuildComponents({run_options, env, fs, fs, gids->verbs_devices()});
     TrafficComponent* traffic = components.traffic;
@@ -204,6 +206,9 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
         devices, &scan, answer ? &*answer : nullptr,
         kubelet ? std::vector<std::string>{}
                 : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
+    std::vector<Finding> failed =
+        CheckConsumerSourceReads(&scan, answer ? &*answer : nullptr, false);
+    report.findings.insert(report.findings.end(), failed.begin(), failed.end());
   }
 
   // Links, addresses and policy rules through the daemon's rtnetlink stack, in one dump; a

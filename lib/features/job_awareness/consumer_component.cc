@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "job_awareness/consumer_read_checks.h"
+
 namespace rocewatch {
 
 ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& paths,
@@ -102,6 +104,22 @@ void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot)
   }
   described_ = std::move(described);
   board_->Publish(std::move(observation));
+}
+
+bool ConsumerComponent::Healthy(const MonitorContext& ctx) const {
+  (void)ctx;
+  return CheckConsumerSourceReads(procfs_ ? &*procfs_ : nullptr,
+                                  kubelet_answer_ ? &*kubelet_answer_ : nullptr,
+                                  options_.every_process_readable)
+      .empty();
+}
+
+void ConsumerComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
+  (void)ctx;
+  std::vector<Finding> failed = CheckConsumerSourceReads(
+      procfs_ ? &*procfs_ : nullptr, kubelet_answer_ ? &*kubelet_answer_ : nullptr,
+      options_.every_process_readable);
+  out.insert(out.end(), failed.begin(), failed.end());
 }
 
 void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {

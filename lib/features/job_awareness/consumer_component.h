@@ -8,8 +8,9 @@
 //   rocewatch_rdma_consumer_info{device, pid, comm, pod, namespace, container, job, nccl_version}
 //   rocewatch_consumer_source_up{source}           1 if procfs / kubelet answered at the last scan
 //   rocewatch_consumer_blind_processes             processes whose descriptors could not be read
-// counts failed reads in rocewatch_source_errors_total{source="procfs"|"kubelet"} and records a
-// change of a device's consumers as an event. docs/metrics.md, docs/detection.md.
+// counts failed reads in rocewatch_source_errors_total{source="procfs"|"kubelet"}, reports them as
+// read_failed findings (and itself unhealthy) while they last, and records a change of a device's
+// consumers as an event. docs/metrics.md, docs/detection.md.
 //
 // Threading: the event-loop thread. Lifetime: fs outlives the component.
 
@@ -37,7 +38,11 @@ class ConsumerComponent final : public MonitorComponent {
 
   std::string_view name() const override { return "consumers"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
+  // False while the latest procfs scan or kubelet call had a failed read (read_failed names it).
+  bool Healthy(const MonitorContext& ctx) const override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
+  // read_failed for the consumer sources (job_awareness/consumer_read_checks.h).
+  void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
 
   const ConsumerBoard& board() const { return *board_; }
 

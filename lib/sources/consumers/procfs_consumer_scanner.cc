@@ -23,6 +23,18 @@ Duration SpreadPeriod(Duration period, int pid) {
   return period / 2 + period * (pid % 1024) / 2048;
 }
 
+// Names a failed read in `scan` while fewer than kNamedReadFailures are named.
+void NameFailure(ProcfsConsumerScan& scan, const std::string& path, int sys_errno) {
+  if (scan.failures.size() < kNamedReadFailures)
+    scan.failures.push_back(ReadFailure{"procfs", path, sys_errno});
+}
+
+// Counts a failed read of this scan in `scan` and names it.
+void NoteFailure(ProcfsConsumerScan& scan, const std::string& path, int sys_errno) {
+  ++scan.read_errors;
+  NameFailure(scan, path, sys_errno);
+}
+
 }  // namespace
 
 std::string ParseStatStartTime(std::string_view stat) {
@@ -102,7 +114,7 @@ void ProcfsConsumerScanner::Describe(int pid, const std::string& dir, KnownProce
     identity = ParseCgroupIdentity(*cgroup);
     if (identity.malformed_lines > 0) ++scan.malformed_cgroups;
   } else if (!Exited(cgroup.status())) {
-    ++scan.read_errors;
+    NoteFailure(scan, JoinPath(dir, "cgroup"), cgroup.status().sys_errno());
   }
   consumer.pod_uid = identity.pod_uid;
   consumer.container = identity.container_id.substr(0, 12);
@@ -127,7 +139,7 @@ void ProcfsConsumerScanner::Describe(int pid, const std::string& dir, KnownProce
       consumer.nccl_gid_index = index;
   } else if (!Exited(environ.status())) {
     ++scan.environ_unreadable;
-    ++scan.read_errors;
+    NoteFailure(scan, JoinPath(dir, "environ"), environ.status().sys_errno());
   }
   known.nccl_looked_up = false;
 }
@@ -137,7 +149,7 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
   // Unordered: sorting a few thousand names naturally costs more than the listing itself.
   StatusOr<std::vector<std::string>> names = fs_.ListDirUnordered(paths_.procfs_root);
   if (!names.ok()) {
-    ++scan.read_errors;
+    NoteFailure(scan, paths_.procfs_root, names.status().sys_errno());
     known_.clear();
     return scan;
   }
@@ -184,6 +196,7 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
         continue;
       }
       known.unreadable = !read.ok();
+      known.unreadable_errno = read.ok() ? 0 : read.sys_errno();
       if (known.unreadable) {
         ++scan.read_errors;
         devices.clear();
@@ -201,11 +214,14 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
           known.consumer.nccl_version = *version;
         } else if (!Exited(version.status())) {
           ++scan.maps_unreadable;
-          ++scan.read_errors;
+          NoteFailure(scan, JoinPath(dir, "maps"), version.status().sys_errno());
         }
       }
     }
-    if (known.unreadable) scan.unreadable_pids.push_back(pid);
+    if (known.unreadable) {
+      scan.unreadable_pids.push_back(pid);
+      NameFailure(scan, JoinPath(dir, "fd"), known.unreadable_errno);
+    }
     if (known.consumer.comm == "rocewatch") continue;  // ourselves in another pid namespace
     for (const std::string& device : known.devices)
       scan.consumers[device].push_back(known.consumer);

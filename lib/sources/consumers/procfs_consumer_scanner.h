@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/clock.h"
+#include "model/node.h"
 #include "model/rail_consumer.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -45,6 +46,10 @@ struct ProcfsConsumerScan {
   size_t maps_unreadable = 0;        // consumers whose maps could not be read
   size_t malformed_cgroups = 0;      // consumers with garbage cgroup lines
   uint64_t read_errors = 0;          // failed reads (exited processes excluded)
+  // The failed reads behind read_errors and unreadable_pids, source "procfs", the first
+  // kNamedReadFailures of them: the process list, a process's fd/ (still unreadable from an
+  // earlier scan included), a consumer's cgroup, environ or maps.
+  std::vector<ReadFailure> failures;
   // Consumers by device name; a process holding two devices is listed under both.
   std::map<std::string, std::vector<RailConsumer>> consumers;
 
@@ -77,6 +82,7 @@ class ProcfsConsumerScanner {
     MonoTime checked{};
     std::string start_time;  // field 22 of stat, for consumers only
     bool unreadable = false;
+    int unreadable_errno = 0;  // of the fd/ read, while unreadable
     std::vector<std::string> devices;
     RailConsumer consumer;
     bool nccl_looked_up = false;  // maps read once the process held a device
