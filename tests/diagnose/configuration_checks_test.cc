@@ -537,5 +537,22 @@ TEST_F(ConfigurationChecksTest, AConfiguredAddressMissingFromItsRailIsCritical) 
   EXPECT_TRUE(Run("configured_address_missing").empty());
 }
 
+TEST_F(ConfigurationChecksTest, AConfiguredIpv6AddressIsJudgedByValueNotSpelling) {
+  host_.File("/etc/network/interfaces",
+             "iface ens1f0np0 inet static\n  address 10.0.0.2/24\n"
+             "iface ens2f0np0 inet static\n  address 10.0.1.2/24\n"
+             "iface ens2f0np0 inet6 static\n  address FD00:1:0:0::2/64\n");
+  netdevs_["ens2f0np0"] = Netdev("ens2f0np0", {"10.0.1.2/24", "fd00:1::2/64"});
+  EXPECT_TRUE(Run("configured_address_missing").empty()) << "the same address, spelt otherwise";
+  netdevs_["ens2f0np0"] = Netdev("ens2f0np0", {"10.0.1.2/24", "fd00:1::3/64"});
+  std::vector<Finding> found = Run("configured_address_missing");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_THAT(found[0].message, HasSubstr("does not have FD00:1:0:0::2/64, which its configuration "
+                                          "gives it (/etc/network/interfaces:6, ifupdown)"));
+  EXPECT_THAT(found[0].message, HasSubstr("NCCL_IB_ADDR_FAMILY=AF_INET6"));
+  netdevs_["ens2f0np0"] = Netdev("ens2f0np0", {"10.0.1.2/24", "fd00:1::2/48"});
+  EXPECT_EQ(Run("configured_address_missing").size(), 1u) << "another prefix";
+}
+
 }  // namespace
 }  // namespace rocewatch
