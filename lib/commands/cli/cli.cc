@@ -9,8 +9,10 @@
 #include <iostream>
 
 #include "build_info.h"
+#include "cli/run_flags.h"
 #include "collect/collect_command.h"
 #include "core/duration.h"
+#include "core/flag_table.h"
 #include "daemon/logging.h"
 #include "daemon/run_command.h"
 #include "diagnose/diagnose_command.h"
@@ -183,102 +185,20 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   RawCommon run_common;
   // Every default comes from a default RunOptions (daemon/defaults.h): shown by --help, parsed like
   // a given value.
-  const RunOptions run_defaults;
-  std::string listen = run_defaults.listen.ToText();
-  std::string api_socket = run_defaults.api_socket;
-  std::string interval = FormatDuration(run_defaults.interval);
-  std::string settle = FormatDuration(run_defaults.settle);
-  std::string gid_backstop = FormatDuration(run_defaults.gid_backstop);
-  std::string state_file = run_defaults.state_file;
-  std::optional<uint32_t> expected_gid_index;
-  int netlink_receive_buffer = run_defaults.netlink_receive_buffer;
-  std::string ip_missing_grace = FormatDuration(run_defaults.ip_missing_grace);
+  RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
-  run->add_option("--listen", listen,
-                  "HOST:PORT for /metrics, /healthz and /api/v1/findings (IPv4; :PORT is every "
-                  "interface)")
-      ->envname("ROCEWATCH_LISTEN")
-      ->capture_default_str();
-  run->add_option("--api-socket", api_socket,
-                  "Local unix socket also serving /api/v1/findings, /metrics and /healthz "
-                  "(empty: none)")
-      ->envname("ROCEWATCH_API_SOCKET")
-      ->capture_default_str();
-  run->add_option("--interval", interval, "GID and counter poll interval (e.g. 500ms, 1s, 2m)")
-      ->envname("ROCEWATCH_INTERVAL")
-      ->capture_default_str();
-  run->add_option("--gid-backstop", gid_backstop,
-                  "Through sysfs, GID tables are read after events and at least this often")
-      ->envname("ROCEWATCH_GID_BACKSTOP")
-      ->capture_default_str();
-  std::string slow_counter_interval = FormatDuration(run_defaults.slow_counter_interval);
-  std::string listing_backstop = FormatDuration(run_defaults.listing_backstop);
-  run->add_option("--slow-counter-interval", slow_counter_interval,
-                  "Port attributes and error/congestion counters are read this often and after "
-                  "events (the byte counters every --interval)")
-      ->envname("ROCEWATCH_SLOW_COUNTER_INTERVAL")
-      ->capture_default_str();
-  run->add_option("--listing-backstop", listing_backstop,
-                  "sysfs directories (devices, ports, counters) are listed after device events "
-                  "and at least this often")
-      ->envname("ROCEWATCH_LISTING_BACKSTOP")
-      ->capture_default_str();
-  run->add_option("--settle", settle,
-                  "Delay between a link/address/verbs event and the snapshot it triggers")
-      ->envname("ROCEWATCH_SETTLE")
-      ->capture_default_str();
-  run->add_option("--state-file", state_file,
-                  "Where the last known GID tables are kept across restarts (empty: nowhere)")
-      ->envname("ROCEWATCH_STATE_FILE")
-      ->capture_default_str();
-  run->add_option("--expected-gid-index", expected_gid_index,
-                  "The GID index the cluster pins (NCCL_IB_GID_INDEX), e.g. 3")
-      ->envname("ROCEWATCH_EXPECTED_GID_INDEX")
-      ->check(CLI::Range(0u, 65535u));
-  run->add_option("--netlink-receive-buffer", netlink_receive_buffer,
-                  "Receive buffer of the rtnetlink socket in bytes (an overrun costs a re-dump)")
-      ->envname("ROCEWATCH_NETLINK_RECEIVE_BUFFER")
-      ->check(CLI::Range(1024, 1 << 30))
-      ->capture_default_str();
-  run->add_option("--ip-missing-grace", ip_missing_grace,
-                  "How long after carrier returns an address lost in a flap may stay away")
-      ->envname("ROCEWATCH_IP_MISSING_GRACE")
-      ->capture_default_str();
+  FlagTable run_flags = RunFlagTable(run_options);
+  run_flags.AddTo(*run);
   TrafficFlagValues traffic_flags;
   AddTrafficFlags(*run, traffic_flags);
   EthtoolFlagValues ethtool_flags;
   AddEthtoolFlags(*run, ethtool_flags);
   LldpFlagValues lldp_flags;
   AddLldpFlags(*run, lldp_flags);
-  // Who uses each rail (docs/detection.md, "Who uses a rail").
-  std::string consumer_scan_interval = FormatDuration(run_defaults.consumers.scan_interval);
-  std::string consumer_recheck = FormatDuration(run_defaults.consumers.recheck_after);
-  std::string kubelet_timeout = FormatDuration(run_defaults.consumers.kubelet_timeout);
-  std::string run_kubelet_socket, diagnose_kubelet_socket;
-  run->add_option("--consumer-scan-interval", consumer_scan_interval,
-                  "How often RDMA consumers (processes, pods, jobs) are looked for; 0 disables")
-      ->envname("ROCEWATCH_CONSUMER_SCAN_INTERVAL")
-      ->capture_default_str();
-  run->add_option("--consumer-recheck", consumer_recheck,
-                  "A process that held no RDMA device is looked at again after this long")
-      ->envname("ROCEWATCH_CONSUMER_RECHECK")
-      ->capture_default_str();
-  run->add_option("--kubelet-socket", run_kubelet_socket,
-                  "The kubelet pod-resources socket (default <host-root>/var/lib/kubelet/"
-                  "pod-resources/kubelet.sock; none: not used)")
-      ->envname("ROCEWATCH_KUBELET_SOCKET");
-  run->add_option("--kubelet-timeout", kubelet_timeout, "Deadline of one kubelet call")
-      ->envname("ROCEWATCH_KUBELET_TIMEOUT")
-      ->capture_default_str();
-  std::string kubelet_interval = FormatDuration(run_defaults.consumers.kubelet_interval);
-  run->add_option("--kubelet-interval", kubelet_interval,
-                  "How often the kubelet is asked which pods hold RDMA devices (also at every "
-                  "full consumer scan)")
-      ->envname("ROCEWATCH_KUBELET_INTERVAL")
-      ->capture_default_str();
 
   RawCommon diagnose_common;
+  std::string diagnose_kubelet_socket;
   bool json = false, npd = false;
   std::string watch, daemon_url = DefaultDaemonUrl();
   CLI::App* diagnose =
@@ -477,33 +397,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   };
   StatusOr<CommonOptions> common = ValidateCommon(run_common);
   if (!common.ok()) return fail(common.status());
-  RunOptions options;
+  RunOptions& options = run_options;
   options.common = *common;
-  StatusOr<ListenAddress> address = ParseListenAddress(listen);
-  if (!address.ok()) return fail(address.status());
-  options.listen = *address;
-  options.api_socket = api_socket;
-  StatusOr<Duration> poll = PositiveDuration("--interval", interval);
-  if (!poll.ok()) return fail(poll.status());
-  options.interval = *poll;
-  StatusOr<Duration> settle_delay = NamedDuration("--settle", settle);
-  if (!settle_delay.ok()) return fail(settle_delay.status());
-  options.settle = *settle_delay;
-  StatusOr<Duration> backstop = PositiveDuration("--gid-backstop", gid_backstop);
-  if (!backstop.ok()) return fail(backstop.status());
-  options.gid_backstop = *backstop;
-  StatusOr<Duration> slow = PositiveDuration("--slow-counter-interval", slow_counter_interval);
-  if (!slow.ok()) return fail(slow.status());
-  options.slow_counter_interval = *slow;
-  StatusOr<Duration> relist = PositiveDuration("--listing-backstop", listing_backstop);
-  if (!relist.ok()) return fail(relist.status());
-  options.listing_backstop = *relist;
-  options.state_file = state_file;
-  options.expected_gid_index = expected_gid_index;
-  options.netlink_receive_buffer = netlink_receive_buffer;
-  StatusOr<Duration> grace = NamedDuration("--ip-missing-grace", ip_missing_grace);
-  if (!grace.ok()) return fail(grace.status());
-  options.ip_missing_grace = *grace;
+  if (Status applied = run_flags.Apply(); !applied.ok()) return fail(applied);
   StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
   if (!traffic.ok()) return fail(traffic.status());
   options.traffic = *traffic;
@@ -513,21 +409,6 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   StatusOr<LldpOptions> lldp = LldpOptionsFromFlags(lldp_flags, *env.files);
   if (!lldp.ok()) return fail(lldp.status());
   options.lldp = std::move(lldp).value();
-  StatusOr<Duration> scan_interval = ParseDuration(consumer_scan_interval);
-  if (!scan_interval.ok())
-    return fail(
-        Status::InvalidArgument("--consumer-scan-interval: " + scan_interval.status().message()));
-  options.consumers.scan_interval = *scan_interval;
-  StatusOr<Duration> recheck = PositiveDuration("--consumer-recheck", consumer_recheck);
-  if (!recheck.ok()) return fail(recheck.status());
-  options.consumers.recheck_after = *recheck;
-  StatusOr<Duration> kubelet_deadline = PositiveDuration("--kubelet-timeout", kubelet_timeout);
-  if (!kubelet_deadline.ok()) return fail(kubelet_deadline.status());
-  options.consumers.kubelet_timeout = *kubelet_deadline;
-  StatusOr<Duration> kubelet_every = PositiveDuration("--kubelet-interval", kubelet_interval);
-  if (!kubelet_every.ok()) return fail(kubelet_every.status());
-  options.consumers.kubelet_interval = *kubelet_every;
-  options.consumers.kubelet_socket = run_kubelet_socket;
   return RunDaemon(ConfinedHostEnv(env, options.common.paths), options);
 }
 
