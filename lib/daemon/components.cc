@@ -35,8 +35,8 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   set.consumers = consumers.get();
   set.all.push_back(std::move(consumers));
   std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
-      env.fs, env.options.common.paths.procfs_root, env.options.state_file, env.verbs_devices,
-      GidDriftOptions{env.options.expected_gid_index});
+      env.fs, *env.host.state_writer, env.options.common.paths.procfs_root, env.options.state_file,
+      env.verbs_devices, GidDriftOptions{env.options.expected_gid_index});
   drift->UseConsumers(board);
   GidDriftComponent& drift_view = *drift;
   set.all.push_back(std::move(drift));

@@ -67,6 +67,8 @@ RealHostEnv::RealHostEnv() {
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
   env_.lldp = [](const std::string& netdev) { return PacketLldpSocket::Open(netdev); };
   env_.dcb = LibnlDcbAnswerReader();
+  env_.state_writer = &state_writer_;
+  env_.lock_state_file = [](const std::string& path) { return StateFileLock::Acquire(path); };
   env_.confine = [this](const HostPaths& paths) -> const RefusedReads* {
     const std::vector<std::string> roots = {paths.host_root, paths.sysfs_root};
     // On a live host (root "/", sysfs /sys) nothing is confined: the kernel's trees are trusted.

@@ -26,6 +26,8 @@
 #include "os/file_system.h"
 #include "os/host_paths.h"
 #include "os/service_notifier.h"
+#include "os/state_file_lock.h"
+#include "os/state_file_writer.h"
 #include "verbs/verbs_api.h"
 
 namespace rocewatch {
@@ -63,6 +65,13 @@ struct HostEnv {
   // reads and which collect records; null: not read.
   DcbAnswerReader dcb;
 
+  // Writes the daemon's state file (and slurm-check's record) atomically.
+  StateFileWriter* state_writer = nullptr;
+  // Takes the one-daemon lock of a state file without waiting: Unavailable naming the holder
+  // when another daemon has it. Null: no lock is taken.
+  std::function<StatusOr<std::unique_ptr<StateFileLock>>(const std::string& state_path)>
+      lock_state_file;
+
   // Makes `attributes` and `files` resolve every path below the roots of `paths` (--host-root,
   // --sysfs-root; "/" is no root) without following a link out of them (PosixFileSystem::
   // ConfineBeneath) and returns where the refused paths are noted. Null (fakes): not confined.
@@ -78,7 +87,7 @@ HostEnv ConfinedHostEnv(const HostEnv& env, const HostPaths& paths);
 // The real host: POSIX file systems, the system clock, systemd, libibverbs, libnl, the ethtool
 // ioctl and netlink family, the kubelet over gRPC (the kubelet module, loaded once a socket
 // exists: consumers/dlopen_kubelet_module.h; ROCEWATCH_KUBELET_MODULE names another file), plain
-// HTTP. Constructing it opens nothing.
+// HTTP, the state file written with rename and locked with flock. Constructing it opens nothing.
 class RealHostEnv {
  public:
   RealHostEnv();
@@ -93,6 +102,7 @@ class RealHostEnv {
   RefusedReads refused_reads_;
   SystemClock clock_;
   SystemdNotifier notifier_;
+  PosixStateFileWriter state_writer_;
   std::shared_ptr<PodResourcesModule> kubelet_module_;
   HostEnv env_;
 };

@@ -97,8 +97,8 @@ StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const HostEnv& env, const RunOpt
 
 Status Daemon::Open(Resources resources) {
   // One daemon per state file, checked before anything else: a second daemon must not touch it.
-  if (!options_.state_file.empty()) {
-    StatusOr<std::unique_ptr<StateFileLock>> lock = StateFileLock::Acquire(options_.state_file);
+  if (!options_.state_file.empty() && env_.lock_state_file) {
+    StatusOr<std::unique_ptr<StateFileLock>> lock = env_.lock_state_file(options_.state_file);
     if (lock.ok()) {
       state_lock_ = std::move(lock).value();
       // Temporary files of writers killed between create and rename (os/state_file_writer.h).

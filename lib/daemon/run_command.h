@@ -15,7 +15,7 @@
 #include "daemon/service_status_reporter.h"
 #include "export/metrics_server.h"
 #include "export/served_text.h"
-#include "gid_drift/state_file_lock.h"
+#include "os/state_file_lock.h"
 
 namespace rocewatch {
 

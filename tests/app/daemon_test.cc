@@ -1,9 +1,14 @@
 // The daemon's wiring (Daemon, lib/daemon/run_command.h) in-process on a fake host
 // (tests/support/fake_host_env.h): what `rocewatch run` does at start and stop, without the binary.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "daemon/run_command.h"
 #include "support/fake_host_env.h"
+#include "support/fake_state_file_writer.h"
 #include "support/netlink_builders.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
@@ -60,6 +65,39 @@ TEST_F(DaemonTest, ASecondDaemonOnTheSameStateFileDoesNotStart) {
   StatusOr<std::unique_ptr<Daemon>> second = Start();
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), StatusCode::kUnavailable);
+}
+
+// The state file is written and locked through the host environment, like every other touchpoint.
+TEST_F(DaemonTest, TheStateFileIsWrittenAndLockedThroughTheHostEnvironment) {
+  // A state file is written only with the boot id it is stamped with.
+  std::filesystem::create_directories(dir_.path() + "/proc/sys/kernel/random");
+  std::ofstream(dir_.path() + "/proc/sys/kernel/random/boot_id")
+      << "3f1c6a52-7e0d-4b8e-9a51-0c2d4e6f8a10\n";
+  FakeStateFileWriter writer;
+  host_.env().state_writer = &writer;
+  std::vector<std::string> locked;
+  host_.env().lock_state_file = [&](const std::string& path) {
+    locked.push_back(path);
+    return StateFileLock::Acquire(path);
+  };
+  {
+    StatusOr<std::unique_ptr<Daemon>> daemon = Start();
+    ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+    EventLoop& loop = (*daemon)->loop();
+    loop.ScheduleAfter(Duration::zero(), [&loop] { loop.Stop(); });
+    (*daemon)->Run();  // the components flush at stop
+  }
+  EXPECT_EQ(locked, std::vector<std::string>{options_.state_file});
+  EXPECT_GE(writer.writes, 1);
+  EXPECT_EQ(writer.files.count(options_.state_file), 1u);
+  EXPECT_NE(::access(options_.state_file.c_str(), F_OK), 0) << "written to disk anyway";
+
+  host_.env().lock_state_file = [](const std::string&) -> StatusOr<std::unique_ptr<StateFileLock>> {
+    return Status::Unavailable("state file locked by pid 4242");
+  };
+  StatusOr<std::unique_ptr<Daemon>> refused = Start();
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "state file locked by pid 4242");
 }
 
 TEST_F(DaemonTest, AnUnreadableSysfsIsAOneLineReasonAndNothingServed) {

@@ -10,6 +10,8 @@ FakeHostEnv::FakeHostEnv(const FileSystem& fs) {
   env_.files = &fs;
   env_.clock = &clock_;
   env_.notifier = &notifier_;
+  env_.state_writer = &state_writer_;
+  env_.lock_state_file = [](const std::string& path) { return StateFileLock::Acquire(path); };
   env_.verbs = [] { return std::unique_ptr<VerbsApi>(std::make_unique<FakeVerbsApi>()); };
   env_.rtnetlink = [this](int) {
     ++rtnetlink_sources_;

@@ -2,7 +2,9 @@
 // A HostEnv of fakes, for running the commands in-process (RunDiagnose, Daemon): one FileSystem
 // for every read (a FakeFileSystem or a fixture tree), a FakeClock, a recording service manager,
 // libibverbs with no device (GIDs through sysfs), rtnetlink answering a scripted dump, no ethtool
-// kernel interface (recordings only), no kubelet and no daemon to fetch from. Each part can be
+// kernel interface (recordings only), no kubelet and no daemon to fetch from. The state file is
+// written and locked for real (a test points --state-file below its own directory; a
+// FakeStateFileWriter in env().state_writer records or fails the writes). Each part can be
 // replaced through env() before a command runs.
 
 #include <memory>
@@ -37,6 +39,7 @@ class FakeHostEnv {
  private:
   FakeClock clock_;
   FakeServiceNotifier notifier_;
+  PosixStateFileWriter state_writer_;  // a test's state file is below its own directory
   NetlinkDump dump_;
   int rtnetlink_sources_ = 0;
   std::vector<std::string> fetched_;

@@ -20,7 +20,6 @@
 #include "link_quality/ethtool_flags.h"
 #include "npd/npd_command.h"
 #include "os/command_runner.h"
-#include "os/state_file_writer.h"
 #include "slurm_check/slurm_check_command.h"
 #include "slurm_check/slurm_check_flags.h"
 #include "traffic/traffic_flags.h"
@@ -347,8 +346,7 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
     PosixCommandRunner runner;
     ScontrolSlurmControl slurm(runner, *env.clock, env.clock->Now() + setup->deadline,
                                setup->scontrol);
-    PosixStateFileWriter writer;
-    return RunSlurmCheck(env, slurm, writer, setup->check, std::cout);
+    return RunSlurmCheck(env, slurm, *env.state_writer, setup->check, std::cout);
   }
 
   if (diagnose->parsed()) {

@@ -47,16 +47,12 @@ GidDriftComponent::GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs
                                      GidDriftOptions options)
     : store_(store), verbs_devices_(verbs_devices), options_(options) {}
 
-std::unique_ptr<GidDriftComponent> GidDriftComponent::ForDaemon(const FileSystem& fs,
-                                                                const std::string& procfs_root,
-                                                                const std::string& state_file,
-                                                                VerbsDeviceSet* verbs_devices,
-                                                                GidDriftOptions options) {
-  auto writer = std::make_unique<PosixStateFileWriter>();
-  auto store = std::make_unique<GidStateStore>(fs, *writer, state_file,
+std::unique_ptr<GidDriftComponent> GidDriftComponent::ForDaemon(
+    const FileSystem& fs, StateFileWriter& writer, const std::string& procfs_root,
+    const std::string& state_file, VerbsDeviceSet* verbs_devices, GidDriftOptions options) {
+  auto store = std::make_unique<GidStateStore>(fs, writer, state_file,
                                                JoinPath(procfs_root, "sys/kernel/random/boot_id"));
   auto component = std::make_unique<GidDriftComponent>(*store, verbs_devices, options);
-  component->owned_writer_ = std::move(writer);
   component->owned_store_ = std::move(store);
   return component;
 }

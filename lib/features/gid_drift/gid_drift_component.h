@@ -45,9 +45,10 @@ class GidDriftComponent final : public MonitorComponent {
 
   // `verbs_devices` is null unless GIDs are read through verbs.
   GidDriftComponent(GidStateStore& store, VerbsDeviceSet* verbs_devices, GidDriftOptions options);
-  // The daemon's: state in `state_file` (empty: no persistence) written atomically, stamped with
-  // <procfs_root>/sys/kernel/random/boot_id. REQUIRES: fs outlives the component.
-  static std::unique_ptr<GidDriftComponent> ForDaemon(const FileSystem& fs,
+  // The daemon's: state in `state_file` (empty: no persistence) written through `writer` (the
+  // host's: HostEnv::state_writer), stamped with <procfs_root>/sys/kernel/random/boot_id.
+  // REQUIRES: fs and writer outlive the component.
+  static std::unique_ptr<GidDriftComponent> ForDaemon(const FileSystem& fs, StateFileWriter& writer,
                                                       const std::string& procfs_root,
                                                       const std::string& state_file,
                                                       VerbsDeviceSet* verbs_devices,
@@ -92,8 +93,7 @@ class GidDriftComponent final : public MonitorComponent {
   uint64_t observations() const { return observations_; }
 
  private:
-  // Set by ForDaemon only; declared before store_ so that they outlive the reference.
-  std::unique_ptr<StateFileWriter> owned_writer_;
+  // Set by ForDaemon only; declared before store_ so that it outlives the reference.
   std::unique_ptr<GidStateStore> owned_store_;
   GidStateStore& store_;
   VerbsDeviceSet* verbs_devices_;

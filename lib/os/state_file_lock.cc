@@ -1,4 +1,4 @@
-#include "gid_drift/state_file_lock.h"
+#include "os/state_file_lock.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
