@@ -1,7 +1,8 @@
 // The `rocewatch run --traffic-*` flags end to end but without a process: CLI11 parses a fuzzed
-// argument vector (NUL-separated arguments) into TrafficFlagValues, then TrafficOptionsFromFlags
-// validates them. This is the pure part of the command line (RunCli itself starts the daemon).
-// Any CLI11 error is the caller's to catch (RunCli does); a value that validates must be usable.
+// argument vector (NUL-separated arguments) into the flag table's rows, FlagTable::Apply parses
+// them into TrafficOptions and CheckTrafficFlags validates them together. This is the pure part of
+// the command line (RunCli itself starts the daemon). Any CLI11 error is the caller's to catch
+// (RunCli does); a value that validates must be usable.
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -28,21 +29,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (args.size() > 64) return 0;
 
   CLI::App app{"fuzz"};
-  TrafficFlagValues values;
-  AddTrafficFlags(app, values);
+  TrafficOptions parsed;
+  FlagTable flags;
+  AddTrafficFlags(flags, parsed);
+  flags.AddTo(app);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   try {
     app.parse(reversed);
   } catch (const CLI::Error&) {
     return 0;  // a parse error: RunCli prints it and exits 2
   }
-  StatusOr<TrafficOptions> options = TrafficOptionsFromFlags(values);
-  if (!options.ok()) {
-    FUZZ_CHECK(!options.status().message().empty());
+  Status applied = flags.Apply();
+  if (applied.ok()) applied = CheckTrafficFlags(parsed);
+  if (!applied.ok()) {
+    FUZZ_CHECK(!applied.message().empty());
     return 0;
   }
-  FUZZ_CHECK(options->Validate().ok());
-  FUZZ_CHECK(options->baseline_samples <= TrafficOptions::kMaxBaselineSamples);
-  FUZZ_CHECK(options->collapse_after >= Duration::zero());
+  FUZZ_CHECK(parsed.Validate().ok());
+  FUZZ_CHECK(parsed.baseline_samples <= TrafficOptions::kMaxBaselineSamples);
+  FUZZ_CHECK(parsed.collapse_after >= Duration::zero());
   return 0;
 }

@@ -2,6 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
 
 #include "core/duration.h"
 #include "core/text.h"
@@ -38,6 +42,7 @@ FlagTable& FlagTable::Add(std::string name, std::string help, std::string text,
                           std::string type_name, std::function<Status(const std::string&)> apply) {
   Row row;
   row.type_name = std::move(type_name);
+  row.group = group_;
   row.env = EnvironmentVariableOf(name);
   row.name = std::move(name);
   row.help = std::move(help);
@@ -106,6 +111,38 @@ FlagTable& FlagTable::OptionalInteger(std::string name, std::string help, int64_
   return *this;
 }
 
+FlagTable& FlagTable::Number(std::string name, std::string help, double& field) {
+  std::ostringstream shown;
+  shown << field;
+  return Add(name, std::move(help), shown.str(), "NUMBER",
+             [name, &field](const std::string& text) -> Status {
+               const std::string trimmed(Trim(text));
+               char* end = nullptr;
+               errno = 0;
+               const double value = trimmed.empty() ? 0 : std::strtod(trimmed.c_str(), &end);
+               if (trimmed.empty() || end != trimmed.c_str() + trimmed.size() || errno != 0 ||
+                   !std::isfinite(value))
+                 return Status::InvalidArgument(name + ": '" + text + "' is not a number");
+               field = value;
+               return Status::Ok();
+             });
+}
+
+FlagTable& FlagTable::Count(std::string name, std::string help, size_t& field) {
+  return Add(name, std::move(help), std::to_string(field), "INT",
+             [name, &field](const std::string& text) -> Status {
+               StatusOr<int64_t> value = ParseBoundedInteger(name, text, 1, int64_t{1} << 32);
+               if (!value.ok()) return value.status();
+               field = static_cast<size_t>(*value);
+               return Status::Ok();
+             });
+}
+
+FlagTable& FlagTable::Group(std::string group) {
+  group_ = std::move(group);
+  return *this;
+}
+
 FlagTable& FlagTable::Custom(std::string name, std::string help, std::string default_text,
                              std::function<Status(const std::string& text)> parse) {
   return Add(std::move(name), std::move(help), std::move(default_text), "TEXT", std::move(parse));
@@ -116,6 +153,7 @@ void FlagTable::AddTo(CLI::App& command) {
     CLI::Option* option = command.add_option(row.name, row.text, row.help)
                               ->envname(row.env)
                               ->type_name(row.type_name);
+    if (!row.group.empty()) option->group(row.group);
     if (row.show_default) option->capture_default_str();
   }
 }

@@ -37,7 +37,8 @@ class FlagTable {
     std::string env;   // "ROCEWATCH_INTERVAL"
     std::string help;
     std::string text;                // the default's text, then the value as given
-    std::string type_name = "TEXT";  // what --help calls the value: DURATION, INT, TEXT
+    std::string type_name = "TEXT";  // what --help calls the value: DURATION, INT, NUMBER, TEXT
+    std::string group;               // the --help section; empty: the command's options
     bool show_default = true;
     // Parses `text` into the bound field; InvalidArgument naming the flag when it is bad.
     std::function<Status(const std::string& text)> apply;
@@ -53,9 +54,16 @@ class FlagTable {
   // An integer in [min, max], or unset (no default shown).
   FlagTable& OptionalInteger(std::string name, std::string help, int64_t min, int64_t max,
                              std::optional<uint32_t>& field);
+  // A finite number ("0.4", "5e6").
+  FlagTable& Number(std::string name, std::string help, double& field);
+  // A count of at least 1.
+  FlagTable& Count(std::string name, std::string help, size_t& field);
   // Any other value: `parse` gets the text and sets its field; `default_text` is shown.
   FlagTable& Custom(std::string name, std::string help, std::string default_text,
                     std::function<Status(const std::string& text)> parse);
+
+  // The --help section of the rows added from now on.
+  FlagTable& Group(std::string group);
 
   // Declares every row on `command` (in table order), each with its environment variable.
   void AddTo(CLI::App& command);
@@ -72,6 +80,7 @@ class FlagTable {
                  std::function<Status(const std::string&)> apply);
 
   std::deque<Row> rows_;  // a deque: CLI11 keeps a reference to each row's text
+  std::string group_;
 };
 
 }  // namespace rocewatch

@@ -15,15 +15,19 @@ using std::chrono::seconds;
 // Parses `args` as the flags of a `run`-like command.
 StatusOr<TrafficOptions> Parse(std::vector<std::string> args) {
   CLI::App app;
-  TrafficFlagValues values;
-  AddTrafficFlags(app, values);
+  TrafficOptions options;
+  FlagTable flags;
+  AddTrafficFlags(flags, options);
+  flags.AddTo(app);
   std::reverse(args.begin(), args.end());  // CLI11 takes a reversed vector
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     return Status::InvalidArgument(e.what());
   }
-  return TrafficOptionsFromFlags(values);
+  if (Status applied = flags.Apply(); !applied.ok()) return applied;
+  if (Status checked = CheckTrafficFlags(options); !checked.ok()) return checked;
+  return options;
 }
 
 TEST(TrafficFlags, DefaultsAreTheDetectorDefaults) {

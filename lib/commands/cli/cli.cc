@@ -188,11 +188,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
   FlagTable run_flags = RunFlagTable(run_options);
+  AddTrafficFlags(run_flags, run_options.traffic);
+  AddEthtoolFlags(run_flags, run_options.ethtool);
   run_flags.AddTo(*run);
-  TrafficFlagValues traffic_flags;
-  AddTrafficFlags(*run, traffic_flags);
-  EthtoolFlagValues ethtool_flags;
-  AddEthtoolFlags(*run, ethtool_flags);
   LldpFlagValues lldp_flags;
   AddLldpFlags(*run, lldp_flags);
 
@@ -398,12 +396,8 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   RunOptions& options = run_options;
   options.common = *common;
   if (Status applied = run_flags.Apply(); !applied.ok()) return fail(applied);
-  StatusOr<TrafficOptions> traffic = TrafficOptionsFromFlags(traffic_flags);
-  if (!traffic.ok()) return fail(traffic.status());
-  options.traffic = *traffic;
-  StatusOr<EthtoolOptions> ethtool = EthtoolOptionsFromFlags(ethtool_flags);
-  if (!ethtool.ok()) return fail(ethtool.status());
-  options.ethtool = *ethtool;
+  if (Status traffic = CheckTrafficFlags(options.traffic); !traffic.ok()) return fail(traffic);
+  if (Status ethtool = FinishEthtoolFlags(options.ethtool); !ethtool.ok()) return fail(ethtool);
   StatusOr<LldpOptions> lldp = LldpOptionsFromFlags(lldp_flags, *env.files);
   if (!lldp.ok()) return fail(lldp.status());
   options.lldp = std::move(lldp).value();

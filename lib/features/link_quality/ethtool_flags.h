@@ -1,32 +1,19 @@
 #pragma once
-// The `rocewatch run` flags of the ethtool component (docs/cli.md, docs/detection.md): declared on
-// a CLI11 command, then turned into validated EthtoolOptions. Each is also read from its
-// environment variable ROCEWATCH_<NAME> (e.g. ROCEWATCH_OPTICS_INTERVAL).
+// The `rocewatch run` flags of the ethtool component (docs/cli.md, docs/detection.md): rows of the
+// run command's flag table (core/flag_table.h) bound to an EthtoolOptions, whose values are their
+// defaults. Each is also read from its environment variable ROCEWATCH_<NAME> (e.g.
+// ROCEWATCH_OPTICS_INTERVAL).
 
-#include <string>
-
-#include "core/status.h"
+#include "core/flag_table.h"
 #include "link_quality/ethtool_options.h"
-
-namespace CLI {
-class App;
-}
 
 namespace rocewatch {
 
-struct EthtoolFlagValues {
-  EthtoolFlagValues();
-  std::string interval;         // --ethtool-interval; 0 turns ethtool reads off
-  std::string optics_interval;  // --optics-interval; 0 turns module reads off
-  std::string link_quality_window;
-  double ber_degraded;
-  double ber_failing;
-  std::string pfc_window;
-  double pfc_storm_fraction;
-};
+// Adds the rows, bound to `options`. REQUIRES: options outlives `flags`.
+void AddEthtoolFlags(FlagTable& flags, EthtoolOptions& options);
 
-void AddEthtoolFlags(CLI::App& command, EthtoolFlagValues& values);
-// InvalidArgument naming the flag for a malformed duration or inconsistent values.
-StatusOr<EthtoolOptions> EthtoolOptionsFromFlags(const EthtoolFlagValues& values);
+// After FlagTable::Apply: checks the values together and derives what follows from them (enabled,
+// the windows' minimum spans, the PFC clear fraction). InvalidArgument naming the flags.
+Status FinishEthtoolFlags(EthtoolOptions& options);
 
 }  // namespace rocewatch
