@@ -57,11 +57,16 @@ class MonitorContext {
   using FindingSince = std::map<std::pair<std::string, std::string>, double>;
   // The first-seen times of the findings published last (the state file keeps them).
   virtual FindingSince findings_since() const { return {}; }
-  // First-seen times from a previous run of the daemon: a finding of the first publish after the
-  // first poll whose key is among them keeps that time (what healed meanwhile is not published,
-  // so its time is dropped). REQUIRES: before the first poll.
+  // First-seen times from a previous run of the daemon: a finding published within
+  // kRestoredSinceGraceSeconds of the first poll whose key is among them keeps that time. The
+  // grace covers findings judged a few polls after a start (optics: one module read per poll);
+  // what is not published by then healed meanwhile, and its time is dropped. REQUIRES: before the
+  // first poll.
   virtual void RestoreFindingsSince(FindingSince since) { (void)since; }
 };
+
+// How long after the first poll a restored first-seen time may still be taken (above).
+inline constexpr double kRestoredSinceGraceSeconds = 120;
 
 class MonitorComponent {
  public:

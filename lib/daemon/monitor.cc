@@ -158,13 +158,18 @@ void Monitor::Publish() {
     std::pair<std::string, std::string> key{f.check, f.subject};
     auto it = finding_since_.find(key);
     double first = it != finding_since_.end() ? it->second : now;
-    if (auto restored = restored_since_.find(key); restored != restored_since_.end())
+    if (auto restored = restored_since_.find(key); restored != restored_since_.end()) {
       first = std::min(first, restored->second);
+      restored_since_.erase(restored);  // kept in finding_since_ while the finding lasts
+    }
     since.emplace(std::move(key), first);
     timed_findings_.push_back({std::move(f), first, now});
   }
   finding_since_ = std::move(since);  // a finding that went away starts afresh
-  if (polls_ > 0) restored_since_.clear();
+  if (polls_ > 0 && !restored_since_.empty()) {
+    if (!restored_until_) restored_until_ = now + kRestoredSinceGraceSeconds;
+    if (now >= *restored_until_) restored_since_.clear();
+  }
   if (change_sink_) change_sink_();
 }
 

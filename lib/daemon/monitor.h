@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -121,7 +122,10 @@ class Monitor final : public MonitorContext {
   std::vector<TimedFinding> timed_findings_;
   // (check, subject) -> when it was first seen, for the findings still present.
   FindingSince finding_since_;
-  FindingSince restored_since_;  // a previous run's, until the first poll's findings are published
+  // A previous run's, each until taken by its finding; all dropped kRestoredSinceGraceSeconds after
+  // the first poll's publish (restored_until_).
+  FindingSince restored_since_;
+  std::optional<double> restored_until_;
 
   NodeSnapshot latest_;
   NodeSnapshot spare_;  // the snapshot before latest_, overwritten by the next poll

@@ -222,5 +222,48 @@ TEST_F(MonitorTest, FindingsKeepWhenTheyWereFirstSeenAndEventsAreAChange) {
   EXPECT_EQ(monitor.recent_events().back().what, "eth0: carrier down");
 }
 
+// A previous run's first-seen time is taken by a finding that comes back within the grace after
+// the first poll (optics are judged one module per poll, so a few polls late), once; past the
+// grace, none is.
+TEST_F(MonitorTest, RestoredFirstSeenTimesAreTakenWithinTheGraceAfterTheFirstPoll) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  auto late = std::make_unique<RecordingComponent>();
+  RecordingComponent* recorder = late.get();
+  monitor.AddComponent(std::move(late));
+  const double earlier = clock_.UnixSeconds() - 3600;
+  monitor.RestoreFindingsSince({{{"test_check", "mlx5_0/1"}, earlier}});
+  ASSERT_TRUE(monitor.Start().ok());
+  RunFor(std::chrono::seconds(10));
+  EXPECT_TRUE(monitor.timed_findings().empty());
+  recorder->finding = true;  // judged 10 s after the start
+  RunFor(milliseconds(1005));
+  ASSERT_EQ(monitor.timed_findings().size(), 1u);
+  EXPECT_EQ(monitor.timed_findings()[0].since_unix_seconds, earlier);
+  EXPECT_EQ(monitor.findings_since().at({"test_check", "mlx5_0/1"}), earlier);
+
+  // Healed, then back: a new finding with its own time (a restored time is taken once).
+  recorder->finding = false;
+  RunFor(std::chrono::seconds(2));
+  recorder->finding = true;
+  RunFor(milliseconds(1005));
+  ASSERT_EQ(monitor.timed_findings().size(), 1u);
+  EXPECT_GT(monitor.timed_findings()[0].since_unix_seconds, earlier + 3600);
+}
+
+TEST_F(MonitorTest, RestoredFirstSeenTimesAreDroppedAfterTheGrace) {
+  Monitor monitor(loop_, source_, {std::chrono::seconds(1), milliseconds(100)});
+  auto late = std::make_unique<RecordingComponent>();
+  RecordingComponent* recorder = late.get();
+  monitor.AddComponent(std::move(late));
+  const double earlier = clock_.UnixSeconds() - 3600;
+  monitor.RestoreFindingsSince({{{"test_check", "mlx5_0/1"}, earlier}});
+  ASSERT_TRUE(monitor.Start().ok());
+  RunFor(std::chrono::seconds(static_cast<int>(kRestoredSinceGraceSeconds) + 5));
+  recorder->finding = true;
+  RunFor(milliseconds(1005));
+  ASSERT_EQ(monitor.timed_findings().size(), 1u);
+  EXPECT_GT(monitor.timed_findings()[0].since_unix_seconds, earlier + 3600);
+}
+
 }  // namespace
 }  // namespace rocewatch
