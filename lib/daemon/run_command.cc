@@ -10,6 +10,7 @@
 #include "core/duration.h"
 #include "daemon/components.h"
 #include "daemon/inventory_snapshot_source.h"
+#include "daemon/served_state.h"
 #include "daemon/signal_policy.h"
 #include "daemon/source_stall_component.h"
 #include "export/exposition_writer.h"
@@ -95,6 +96,47 @@ StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const HostEnv& env, const RunOpt
   return daemon;
 }
 
+// /metrics, GET /api/v1/findings and GET /api/v1/state: built on the loop when a request asks for
+// them, and only if a poll or an event changed them since the last request; a request waits at
+// most 2 s for a busy loop, then gets the last one built.
+Status Daemon::CreateDocuments(const std::string& boot_id, const TrafficComponent* traffic,
+                               const EthtoolComponent* ethtool) {
+  constexpr Duration kRequestWait = std::chrono::seconds(2);
+  // The exposition is written to text on the loop too (export/exposition_writer.h), once per
+  // change: scrapes of the same exposition share it, and its gzip form (export/served_text.h).
+  StatusOr<std::unique_ptr<OnDemand<ServedText, std::string>>> exposition =
+      OnDemand<ServedText, std::string>::Create(
+          loop_, [this] { return WriteExposition(monitor_->BuildExposition()); }, kRequestWait,
+          "/metrics");
+  if (!exposition.ok()) return exposition.status();
+  metrics_ = std::move(exposition).value();
+  StatusOr<std::unique_ptr<OnDemand<std::string>>> findings = OnDemand<std::string>::Create(
+      loop_,
+      [this, boot_id] {
+        return DaemonFindingsToJson(monitor_->timed_findings(), monitor_->recent_events(), boot_id)
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      },
+      kRequestWait, "/api/v1/findings");
+  if (!findings.ok()) return findings.status();
+  findings_ = std::move(findings).value();
+  StatusOr<std::unique_ptr<OnDemand<std::string>>> state = OnDemand<std::string>::Create(
+      loop_,
+      [this, boot_id, traffic, ethtool] {
+        const ServedStateInputs inputs{traffic,
+                                       ethtool,
+                                       &monitor_->latest_snapshot(),
+                                       boot_id,
+                                       monitor_->last_poll_unix(),
+                                       env_.clock->UnixSeconds()};
+        return DaemonStateToJson(BuildServedState(inputs))
+            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      },
+      kRequestWait, "/api/v1/state");
+  if (!state.ok()) return state.status();
+  state_ = std::move(state).value();
+  return Status::Ok();
+}
+
 Status Daemon::Open(Resources resources) {
   // One daemon per state file, checked before anything else: a second daemon must not touch it.
   if (!options_.state_file.empty() && env_.lock_state_file) {
@@ -149,37 +191,21 @@ Status Daemon::Open(Resources resources) {
                                        MonitorOptions{options_.interval, options_.settle});
   ComponentSet components =
       BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
+  const TrafficComponent* traffic = components.traffic;
+  const EthtoolComponent* ethtool = components.ethtool;
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
   std::vector<std::string> read_sources = {"sysfs"};
   if (verbs_devices != nullptr) read_sources.push_back(gids_.source().name());
   monitor_->AddComponent(std::make_unique<SourceStallComponent>(
       source_->stuck(), std::move(read_sources), deadlines.call_deadline));
 
-  // /metrics and GET /api/v1/findings: built on the loop when a request asks for them, and only
-  // if a poll or an event changed them since the last request; a request waits at most 2 s for a
-  // busy loop, then gets the last one built.
-  constexpr Duration kRequestWait = std::chrono::seconds(2);
-  // The exposition is written to text on the loop too (export/exposition_writer.h), once per
-  // change: scrapes of the same exposition share it, and its gzip form (export/served_text.h).
-  StatusOr<std::unique_ptr<OnDemand<ServedText, std::string>>> exposition =
-      OnDemand<ServedText, std::string>::Create(
-          loop_, [this] { return WriteExposition(monitor_->BuildExposition()); }, kRequestWait,
-          "/metrics");
-  if (!exposition.ok()) return exposition.status();
-  metrics_ = std::move(exposition).value();
   const std::string boot_id = ReadBootId(fs, paths.procfs_root);
-  StatusOr<std::unique_ptr<OnDemand<std::string>>> findings = OnDemand<std::string>::Create(
-      loop_,
-      [this, boot_id] {
-        return DaemonFindingsToJson(monitor_->timed_findings(), monitor_->recent_events(), boot_id)
-            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      },
-      kRequestWait, "/api/v1/findings");
-  if (!findings.ok()) return findings.status();
-  findings_ = std::move(findings).value();
+  if (Status documents = CreateDocuments(boot_id, traffic, ethtool); !documents.ok())
+    return documents;
   monitor_->SetChangeSink([this] {
     metrics_->MarkStale();
     findings_->MarkStale();
+    state_->MarkStale();
     if (monitor_->polls() > 0) published_.store(true, std::memory_order_release);
   });
 
@@ -187,7 +213,7 @@ Status Daemon::Open(Resources resources) {
                kGitRevision, paths.sysfs_root, gids_.source().name(),
                FormatDuration(options_.interval));
   // The port is bound before the first snapshot: a start that fails (port in use) must not have
-  // written anything. /metrics, /healthz and /api/v1/findings answer 503 "not ready" until the
+  // written anything. /metrics, /healthz and the /api/v1 documents answer 503 "not ready" until the
   // first poll is published. The loop is stalled when no poll has completed for three intervals
   // (at least 10 s).
   const double stall_after = std::max(10.0, 3 * ToSeconds(options_.interval));
@@ -208,11 +234,15 @@ Status Daemon::Open(Resources resources) {
     std::shared_ptr<const std::string> document = findings_->Get();
     return published_.load(std::memory_order_acquire) ? document : nullptr;
   };
+  auto state_document = [this]() -> std::shared_ptr<const std::string> {
+    std::shared_ptr<const std::string> document = state_->Get();
+    return published_.load(std::memory_order_acquire) ? document : nullptr;
+  };
   // /healthz names the sources with a read stuck in the kernel, and stays 200 for them: the loop
   // is live, and a restart would hang on the same read.
   auto health_note = [this] { return StalledSourcesNote(source_->stuck()); };
   StatusOr<std::unique_ptr<MetricsServer>> server = MetricsServer::Start(
-      options_.listen, {metrics_document, health, findings_document, health_note},
+      options_.listen, {metrics_document, health, findings_document, health_note, state_document},
       options_.api_socket);
   if (!server.ok()) return server.status();
   server_ = std::move(server).value();
@@ -224,7 +254,7 @@ Status Daemon::Open(Resources resources) {
   if (!started.ok())
     return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());
   spdlog::info("first snapshot: {} RDMA device(s)", monitor_->latest_snapshot().devices.size());
-  spdlog::info("serving /metrics, /healthz and /api/v1/findings on {}:{}{}",
+  spdlog::info("serving /metrics, /healthz, /api/v1/findings and /api/v1/state on {}:{}{}",
                options_.listen.host.empty() ? "*" : options_.listen.host, server_->port(),
                !options_.api_socket.empty() && server_->unix_socket_status().ok()
                    ? " and on " + options_.api_socket

@@ -15,14 +15,17 @@
 #include "daemon/service_status_reporter.h"
 #include "export/metrics_server.h"
 #include "export/served_text.h"
+#include "link_quality/ethtool_component.h"
 #include "os/state_file_lock.h"
+#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 
 // The daemon's pipeline, wired once for `rocewatch run` and for tests: the GID source, the sysfs
 // poller, the Monitor with every component, the metrics server and the systemd status, all on
 // `env`. Start() leaves it serving with its first snapshot taken; polls then come from Run() (the
-// loop's timers, or what a test asks the loop to do). /metrics and /api/v1/findings are built on
+// loop's timers, or what a test asks the loop to do). /metrics, /api/v1/findings and /api/v1/state
+// are built on
 // the loop when a request asks for them (core/on_demand.h), so they are answered while Run() runs;
 // a request the loop does not answer within 2 s gets the last one built.
 // Threading: the caller's thread is the loop thread; the metrics server has its own threads.
@@ -63,6 +66,8 @@ class Daemon {
  private:
   Daemon(const HostEnv& env, const RunOptions& options);
   Status Open(Resources resources);
+  Status CreateDocuments(const std::string& boot_id, const TrafficComponent* traffic,
+                         const EthtoolComponent* ethtool);
 
   const HostEnv& env_;
   const RunOptions options_;
@@ -75,6 +80,7 @@ class Daemon {
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<OnDemand<ServedText, std::string>> metrics_;  // GET /metrics
   std::unique_ptr<OnDemand<std::string>> findings_;             // GET /api/v1/findings
+  std::unique_ptr<OnDemand<std::string>> state_;                // GET /api/v1/state
   std::atomic<bool> published_{false};  // /healthz: 503 until the first poll was published
   std::unique_ptr<MetricsServer> server_;
   std::unique_ptr<ServiceStatusReporter> service_;

@@ -292,12 +292,14 @@ class MetricsServer::Impl {
     const bool head_only = head.method == "HEAD";
     if (!head_only && head.method != "GET")
       return StartWriting(connection, HttpTextAnswer(405, "GET or HEAD only\n"));
+    const bool api = head.path == "/api/v1/findings" || head.path == "/api/v1/state";
     const bool known = head.path == "/metrics" || head.path == "/healthz" ||
-                       (head.path == "/api/v1/findings" && endpoints_.findings);
+                       (head.path == "/api/v1/findings" && endpoints_.findings) ||
+                       (head.path == "/api/v1/state" && endpoints_.state);
     if (!known) {
-      const char* why = head.path == "/api/v1/findings"
-                            ? "not served\n"
-                            : "not found: /metrics, /healthz and /api/v1/findings are served\n";
+      const char* why = api ? "not served\n"
+                            : "not found: /metrics, /healthz, /api/v1/findings and /api/v1/state "
+                              "are served\n";
       return StartWriting(connection, HttpTextAnswer(404, why, head_only));
     }
     const Health health = endpoints_.health ? endpoints_.health() : Health::kStalled;
@@ -369,7 +371,8 @@ class MetricsServer::Impl {
       return Answer{std::move(head), exposition,
                     job.head_only ? std::string_view() : std::string_view(body)};
     }
-    std::shared_ptr<const std::string> document = endpoints_.findings();
+    std::shared_ptr<const std::string> document =
+        job.path == "/api/v1/state" ? endpoints_.state() : endpoints_.findings();
     if (!document) return Owned(HttpTextAnswer(503, kNotReady, job.head_only));
     std::string head = HttpAnswer(200, "application/json", *document, /*head_only=*/true);
     return Answer{std::move(head), document,

@@ -1,12 +1,12 @@
 #pragma once
 // The daemon's HTTP endpoint: /metrics (the exposition document the metrics callback gives,
 // text/plain version 0.0.4, gzip-compressed for a client that accepts it), /healthz (200 while
-// the health check says live) and /api/v1/findings (the findings callback's document, as
-// application/json; 404 when no callback was given). Until the first poll completed (the health
-// check says kNotReady, or a callback gives no document yet) each of them answers 503 "not ready".
-// GET and HEAD; anything else is 405, any other path 404. Served on a TCP port and, when asked,
-// on a local unix socket too, with the same answers. TLS is deliberately not offered: terminate it
-// outside (kube-rbac-proxy), see docs/deploy.md.
+// the health check says live), /api/v1/findings and /api/v1/state (the findings and state
+// callbacks' documents, as application/json; each 404 when its callback was not given). Until the
+// first poll completed (the health check says kNotReady, or a callback gives no document yet) each
+// of them answers 503 "not ready". GET and HEAD; anything else is 405, any other path 404. Served
+// on a TCP port and, when asked, on a local unix socket too, with the same answers. TLS is
+// deliberately not offered: terminate it outside (kube-rbac-proxy), see docs/deploy.md.
 //
 // Built to be reachable by untrusted peers (docs/reliability.md, "The HTTP surface"): one thread
 // does every socket operation, non-blocking, so a slow or idle peer holds a connection slot and
@@ -57,6 +57,7 @@ class MetricsServer {
     HealthCheck health;
     FindingsDocument findings;         // may be null: /api/v1/findings is then 404
     HealthNote health_note = nullptr;  // may be null: no note
+    FindingsDocument state = nullptr;  // /api/v1/state; may be null: then 404
   };
 
   // Binds `address` and starts serving. Errors: Unavailable with the reason, in words (port in

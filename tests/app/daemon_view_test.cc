@@ -1,8 +1,11 @@
-// What diagnose takes from the daemon's /metrics: link-quality figures per netdev and the traffic
-// detector's view per port, from an exposition as the daemon serves it.
+// What diagnose takes from the daemon's state: link-quality figures per netdev and the traffic
+// detector's view per port, here from the /metrics of a daemon older than GET /api/v1/state (the
+// fallback, diagnose/daemon_state_from_metrics.h), as such a daemon serves it.
 #include "diagnose/daemon_view.h"
 
 #include <gtest/gtest.h>
+
+#include "diagnose/daemon_state_from_metrics.h"
 
 namespace rocewatch {
 namespace {
@@ -32,6 +35,7 @@ const char* kExposition =
 DaemonView ViewOf(const std::string& text) {
   DaemonView view;
   view.metrics = *ParseExposition(text);
+  view.state = DaemonStateFromMetrics(view.metrics);
   view.findings.findings.push_back({Severity::kWarning, "link_quality_degraded", "ens1f0np0",
                                     "link quality degraded: pre-FEC BER 3.0e-05 (degraded at "
                                     "1.0e-05)",
@@ -41,7 +45,7 @@ DaemonView ViewOf(const std::string& text) {
 
 TEST(DaemonView, EntriesWithoutTheirOwnWindowTakeTheDaemonsLinkFigures) {
   DaemonView view = ViewOf(kExposition);
-  EXPECT_EQ(NetdevsWithDaemonLinkFigures(view.metrics), std::set<std::string>{"ens1f0np0"});
+  EXPECT_EQ(NetdevsWithDaemonLinkFigures(*view.state), std::set<std::string>{"ens1f0np0"});
   std::vector<LinkQualityEntry> entries(2);
   entries[0].netdev = "ens1f0np0";
   entries[1].netdev = "ens2f0np0";  // the daemon says nothing about it
@@ -83,7 +87,7 @@ TEST(DaemonView, ThisRunsOwnWindowAndAnotherHostsDaemonAreKept) {
 TEST(DaemonView, TheTrafficViewCarriesBaselinesStatesAndDatedCounters) {
   const MonoTime now = MonoTime{} + std::chrono::hours(1);
   std::map<PortKey, PortTrafficResume> ports =
-      DaemonTrafficView(*ParseExposition(kExposition), now, 1796112001.0);
+      DaemonTrafficView(DaemonStateFromMetrics(*ParseExposition(kExposition)), now, 1796112001.0);
   ASSERT_EQ(ports.size(), 2u);
   const PortTrafficResume& rail0 = ports.at({"mlx5_0", 1});
   EXPECT_EQ(rail0.state, TrafficState::kNormal);
@@ -98,8 +102,9 @@ TEST(DaemonView, TheTrafficViewCarriesBaselinesStatesAndDatedCounters) {
 }
 
 TEST(DaemonView, AnExpositionWithoutTheFamiliesGivesNothing) {
-  EXPECT_TRUE(DaemonTrafficView(*ParseExposition("up 1\n"), MonoTime{}, 0).empty());
-  EXPECT_TRUE(NetdevsWithDaemonLinkFigures(*ParseExposition("up 1\n")).empty());
+  const DaemonState state = DaemonStateFromMetrics(*ParseExposition("up 1\n"));
+  EXPECT_TRUE(DaemonTrafficView(state, MonoTime{}, 0).empty());
+  EXPECT_TRUE(NetdevsWithDaemonLinkFigures(state).empty());
 }
 
 }  // namespace

@@ -123,7 +123,7 @@ TEST_F(DaemonRecordingTest, CollectRecordsWhatTheDaemonServed) {
   const std::string findings = CriticalFindings();
   DaemonServes(findings);
   ASSERT_EQ(Collect(), 0) << collect_err_;
-  EXPECT_EQ(asked_, (std::vector<std::string>{"/api/v1/findings", "/metrics"}));
+  EXPECT_EQ(asked_, (std::vector<std::string>{"/api/v1/findings", "/metrics", "/api/v1/state"}));
   EXPECT_EQ(ReadAll(Bundle() + "/rocewatch/daemon/findings.json"), findings);
   EXPECT_EQ(ReadAll(Bundle() + "/rocewatch/daemon/metrics.prom"), kMetrics);
   const auto answer = nlohmann::json::parse(ReadAll(Bundle() + "/rocewatch/daemon/answer.json"));
@@ -138,6 +138,31 @@ TEST_F(DaemonRecordingTest, CollectRecordsWhatTheDaemonServed) {
   EXPECT_EQ(st.st_mode & 077, 0u);
   const auto meta = nlohmann::json::parse(ReadAll(Bundle() + "/rocewatch/bundle.json"));
   EXPECT_EQ(meta["failures"], nlohmann::json::array());
+}
+
+TEST_F(DaemonRecordingTest, TheDaemonsStateIsRecordedAndReadBackTyped) {
+  DaemonState served;
+  served.last_poll_unix = kCollectedAt - 1;
+  served.ports = {{"mlx5_0", 1, TrafficState::kCollapsed, 1.2e10, false, 10, 20}};
+  served.netdevs = {{"ens1f0np0", "degraded", 1e-9, {}}};
+  const std::string state = DaemonStateToJson(served).dump();
+  host_.env().fetch = [this, state](const HttpUrl& url, Duration) -> StatusOr<FetchedPage> {
+    asked_.push_back(url.path);
+    if (url.path == "/api/v1/findings") return FetchedPage{200, CriticalFindings()};
+    if (url.path == "/metrics") return FetchedPage{200, kMetrics};
+    return FetchedPage{200, state};
+  };
+  ASSERT_EQ(Collect(), 0) << collect_err_;
+  EXPECT_EQ(ReadAll(Bundle() + "/rocewatch/daemon/state.json"), state);
+  EXPECT_EQ(ReadAll(Bundle() + "/rocewatch/daemon/metrics.prom"), kMetrics);
+  std::optional<DaemonView> view = ReadDaemonRecording(fs_, Bundle(), "");
+  ASSERT_TRUE(view && view->state) << (view ? view->state_problem : "no recording");
+  EXPECT_EQ(view->state_source, "/api/v1/state");
+  ASSERT_EQ(view->state->ports.size(), 1u);
+  EXPECT_EQ(view->state->ports[0].traffic_state, TrafficState::kCollapsed);
+  EXPECT_EQ(view->state->ports[0].baseline, 1.2e10);
+  ASSERT_EQ(view->state->netdevs.size(), 1u);
+  EXPECT_EQ(view->state->netdevs[0].link_quality, "degraded");
 }
 
 TEST_F(DaemonRecordingTest, ABundleOfANodeWithCriticalDaemonFindingsReadsBackCritical) {
@@ -163,7 +188,7 @@ TEST_F(DaemonRecordingTest, ADaemonNamedExplicitlyIsAskedInsteadOfTheRecording) 
   ASSERT_EQ(Collect(), 0) << collect_err_;
   DaemonServes(R"({"findings": [], "events": []})");
   const nlohmann::json report = Diagnose(true, std::optional<HttpUrl>(kDaemon));
-  EXPECT_EQ(asked_, (std::vector<std::string>{"/api/v1/findings", "/metrics"}));
+  EXPECT_EQ(asked_, (std::vector<std::string>{"/api/v1/findings", "/metrics", "/api/v1/state"}));
   EXPECT_EQ(report["status"], "healthy");
   EXPECT_FALSE(FindingOf(report, "daemon").contains("recorded_at"));
 }

@@ -29,6 +29,11 @@ class MetricsServerTest : public ::testing::Test {
         std::lock_guard<std::mutex> lock(mutex_);
         return findings_;
       };
+    if (with_findings)
+      endpoints.state = [this] {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return findings_ ? state_ : nullptr;
+      };
     return endpoints;
   }
   // Serves the exposition the test set last (the server's side of /metrics only; how the daemon
@@ -52,6 +57,8 @@ class MetricsServerTest : public ::testing::Test {
   std::mutex mutex_;
   std::shared_ptr<const ServedText> exposition_;  // GUARDED_BY(mutex_)
   std::shared_ptr<const std::string> findings_;   // GUARDED_BY(mutex_)
+  const std::shared_ptr<const std::string> state_ =
+      std::make_shared<const std::string>(R"({"schema": "rocewatch.state", "version": 1})");
   std::unique_ptr<MetricsServer> server_;
 };
 
@@ -85,14 +92,14 @@ TEST_F(MetricsServerTest, UntilTheFirstPollEveryEndpointAnswersNotReady) {
   Publish(families.Take());
   SetFindings(std::make_shared<const std::string>("{}"));
   health_ = MetricsServer::Health::kNotReady;
-  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings"}) {
+  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings", "/api/v1/state"}) {
     auto response = HttpGet("127.0.0.1", server_->port(), path);
     ASSERT_TRUE(response.ok()) << path;
     EXPECT_EQ(response->status, 503) << path;
     EXPECT_EQ(response->body, "not ready: no poll completed yet\n") << path;
   }
   health_ = MetricsServer::Health::kLive;
-  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings"}) {
+  for (const char* path : {"/metrics", "/healthz", "/api/v1/findings", "/api/v1/state"}) {
     auto response = HttpGet("127.0.0.1", server_->port(), path);
     ASSERT_TRUE(response.ok()) << path;
     EXPECT_EQ(response->status, 200) << path;
@@ -189,9 +196,22 @@ TEST_F(MetricsServerTest, FindingsAreTheCallbacksDocumentOr503WhileThereIsNone) 
 TEST_F(MetricsServerTest, FindingsAre404WithoutACallback) {
   auto other = MetricsServer::Start(*ParseListenAddress("127.0.0.1:0"), Endpoints(false));
   ASSERT_TRUE(other.ok()) << other.status().ToString();
-  auto response = HttpGet("127.0.0.1", (*other)->port(), "/api/v1/findings");
-  ASSERT_TRUE(response.ok());
-  EXPECT_EQ(response->status, 404);
+  for (const char* path : {"/api/v1/findings", "/api/v1/state"}) {
+    auto response = HttpGet("127.0.0.1", (*other)->port(), path);
+    ASSERT_TRUE(response.ok());
+    EXPECT_EQ(response->status, 404) << path;
+  }
+}
+
+TEST_F(MetricsServerTest, TheStateIsItsCallbacksDocumentOr503WhileThereIsNone) {
+  auto none = HttpGet("127.0.0.1", server_->port(), "/api/v1/state");
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->status, 503);
+  SetFindings(std::make_shared<const std::string>("{}"));
+  auto served = HttpGet("127.0.0.1", server_->port(), "/api/v1/state");
+  ASSERT_TRUE(served.ok());
+  EXPECT_EQ(served->status, 200);
+  EXPECT_EQ(served->body, *state_);
 }
 
 TEST_F(MetricsServerTest, ASecondServerOnTheSamePortFailsWithAClearError) {

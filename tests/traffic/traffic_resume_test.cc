@@ -27,8 +27,8 @@ class TrafficResumeTest : public ::testing::Test {
     last_ = rails_.Step(seconds(1));
     daemon_.Observe(clock_.Now(), last_);
   }
-  // What the daemon exports (its baseline and state) plus its last counters, as diagnose reads
-  // them from its /metrics.
+  // What the daemon serves (its baseline and state) plus its last counters, as diagnose reads
+  // them from its state (GET /api/v1/state).
   std::map<PortKey, PortTrafficResume> DaemonView() const {
     std::map<PortKey, PortTrafficResume> view;
     for (const PortTrafficSample& s : last_) {

@@ -41,6 +41,8 @@ std::vector<std::pair<std::string, std::string>> DaemonRecordingFiles(const Daem
   if (const std::string why = WhyNotUsable(view); !why.empty()) answer["error"] = why;
   if (view.usable() && !view.metrics_problem.empty())
     answer["metrics_error"] = view.metrics_problem;
+  if (view.usable() && view.state_source == "/api/v1/state" && !view.state_problem.empty())
+    answer["state_error"] = view.state_problem;
   std::vector<std::pair<std::string, std::string>> files;
   files.emplace_back(std::string(kDaemonAnswerRecordingPath),
                      answer.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -48,6 +50,8 @@ std::vector<std::pair<std::string, std::string>> DaemonRecordingFiles(const Daem
   files.emplace_back(std::string(kDaemonFindingsRecordingPath), view.findings_text);
   if (view.metrics_problem.empty())
     files.emplace_back(std::string(kDaemonMetricsRecordingPath), view.metrics_text);
+  if (!view.state_text.empty())
+    files.emplace_back(std::string(kDaemonStateRecordingPath), view.state_text);
   return files;
 }
 
@@ -109,6 +113,10 @@ std::optional<DaemonView> ReadDaemonRecording(const FileSystem& fs, const std::s
         return Status::Unavailable(recorded_metrics_problem);
       return metrics;
     }
+    // Absent (NotFound): a daemon older than /api/v1/state, or one whose state did not answer;
+    // its figures are then read from metrics.prom.
+    if (path == "/api/v1/state")
+      return ReadBounded(fs, host_root, kDaemonStateRecordingPath, kMaxDaemonDocumentBytes);
     return ReadBounded(fs, host_root, kDaemonFindingsRecordingPath, kMaxDaemonDocumentBytes);
   };
   view = ViewDaemon(recorded, where, boot_id);

@@ -3,9 +3,12 @@
 // by the running daemon, which `diagnose --host-root BUNDLE` merges as it merges a live daemon's
 // (diagnose/daemon_view.h), marked as recorded at collection time.
 //   rocewatch/daemon/answer.json    {"url", "asked_at_unix", "answered": bool, "error",
-//                                    "metrics_error"}: always, when the daemon was asked
+//                                    "metrics_error", "state_error"}: always, when the daemon
+//                                    was asked
 //   rocewatch/daemon/findings.json  GET /api/v1/findings as served (when it answered)
 //   rocewatch/daemon/metrics.prom   GET /metrics as served (when that answered too)
+//   rocewatch/daemon/state.json     GET /api/v1/state as served (when that answered too; absent
+//                                    for a daemon older than it: then read from metrics.prom)
 // A bundle is untrusted: each file is read within a bound (an oversized one is refused, never cut)
 // and validated as the live answer is.
 
@@ -23,6 +26,7 @@ namespace rocewatch {
 inline constexpr std::string_view kDaemonAnswerRecordingPath = "rocewatch/daemon/answer.json";
 inline constexpr std::string_view kDaemonFindingsRecordingPath = "rocewatch/daemon/findings.json";
 inline constexpr std::string_view kDaemonMetricsRecordingPath = "rocewatch/daemon/metrics.prom";
+inline constexpr std::string_view kDaemonStateRecordingPath = "rocewatch/daemon/state.json";
 // Bounds of the recorded documents: those of the live answer (export/http_fetch.h) for the
 // documents; answer.json is small.
 inline constexpr size_t kMaxDaemonDocumentBytes = 16 << 20;

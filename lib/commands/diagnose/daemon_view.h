@@ -1,11 +1,13 @@
 #pragma once
 // What `rocewatch diagnose` takes from the running daemon at --daemon (docs/diagnose.md, "The
-// daemon"): its live findings and recent events (GET /api/v1/findings) and, from its /metrics,
-// the windowed figures a one-shot run cannot have: per netdev the link-quality state, pre-FEC BER
-// and PFC paused ratios and storms; per port the traffic detector's baseline, state and byte
-// counters, where `diagnose --watch` starts from. Asked once per run, each request bounded by
-// the --daemon timeout; or read back from what `collect` recorded of that answer
-// (diagnose/daemon_recording.h), through the same code.
+// daemon"): its live findings and recent events (GET /api/v1/findings) and, from its typed state
+// (GET /api/v1/state, export/daemon_state.h), the windowed figures a one-shot run cannot have:
+// per netdev the link-quality state, pre-FEC BER and PFC paused ratios and storms; per port the
+// traffic detector's baseline, state and byte counters, where `diagnose --watch` starts from. A
+// daemon older than /api/v1/state (404) has them taken from its /metrics instead
+// (diagnose/daemon_state_from_metrics.h). Its /metrics is read too (rail neighbors). Asked once
+// per run, each request bounded by the --daemon timeout; or read back from what `collect` recorded
+// of that answer (diagnose/daemon_recording.h), through the same code.
 
 #include <functional>
 #include <map>
@@ -17,6 +19,7 @@
 #include "daemon/host_env.h"
 #include "daemon/options.h"
 #include "export/daemon_findings.h"
+#include "export/daemon_state.h"
 #include "export/exposition_text.h"
 #include "link_quality/link_quality_report.h"
 #include "traffic/traffic_detector.h"
@@ -38,22 +41,28 @@ struct DaemonView {
   // Its /metrics; empty when that request failed (`metrics_problem` says why).
   std::vector<ExposedSample> metrics;
   std::string metrics_problem;
-  // The documents as served (findings: when they parsed; metrics: when they parsed), which
+  // The daemon's typed state: from /api/v1/state, or from its /metrics when that answered 404
+  // (`state_source` says which). Empty when neither could be read: `state_problem` says why.
+  std::optional<DaemonState> state;
+  std::string state_source = "/api/v1/state";
+  std::string state_problem;
+  // The documents as served, when they parsed (state: only when /api/v1/state answered), which
   // `collect` records.
-  std::string findings_text, metrics_text;
+  std::string findings_text, metrics_text, state_text;
 
   bool usable() const { return problem.ok() && !other_host; }
 };
 
-// One document of the daemon by its request path ("/api/v1/findings", "/metrics"). Errors: why
-// it is not there (unreachable, not HTTP 200, not recorded, larger than its bound).
+// One document of the daemon by its request path ("/api/v1/findings", "/api/v1/state",
+// "/metrics"). Errors: why it is not there (unreachable, not HTTP 200, not recorded, larger than
+// its bound); NotFound when the daemon does not serve it (HTTP 404) or it was not recorded.
 using DaemonDocuments = std::function<StatusOr<std::string>(const std::string& path)>;
 
 // The documents of the daemon at `url`, each GET through `fetch` bounded by `timeout`.
 DaemonDocuments LiveDaemon(const HttpUrl& url, Duration timeout, const HttpFetch& fetch);
 
 // The findings of `documents` and, when the daemon watches the host of `boot_id` (empty: unknown,
-// taken as this host), its /metrics. `where` names the source in messages.
+// taken as this host), its /metrics and its state. `where` names the source in messages.
 DaemonView ViewDaemon(const DaemonDocuments& documents, const std::string& where,
                       const std::string& boot_id);
 
@@ -62,17 +71,16 @@ DaemonView ViewDaemon(const DaemonDocuments& documents, const std::string& where
 DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
                      const HttpFetch& fetch);
 
-// The netdevs whose link-quality state the daemon exports (rocewatch_link_quality_state).
-std::set<std::string> NetdevsWithDaemonLinkFigures(const std::vector<ExposedSample>& metrics);
+// The netdevs whose link-quality state the daemon's state holds.
+std::set<std::string> NetdevsWithDaemonLinkFigures(const DaemonState& state);
 
 // Gives each entry without windowed figures of its own (figures kNone) the daemon's: state, BER,
 // the reason from its link_quality_* finding of that netdev, PFC paused ratios and storms.
 void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntry>& entries);
 
-// The traffic detector's view of each port the daemon exports a state for, with its counters
-// dated by rocewatch_last_poll_timestamp_seconds on `now`'s monotonic clock (`now_unix` is the
-// same instant as Unix time).
-std::map<PortKey, PortTrafficResume> DaemonTrafficView(const std::vector<ExposedSample>& metrics,
-                                                       MonoTime now, double now_unix);
+// The traffic detector's view of each port of the daemon's state, with its counters dated by the
+// state's last poll on `now`'s monotonic clock (`now_unix` is the same instant as Unix time).
+std::map<PortKey, PortTrafficResume> DaemonTrafficView(const DaemonState& state, MonoTime now,
+                                                       double now_unix);
 
 }  // namespace rocewatch

@@ -81,13 +81,13 @@ void MergeFromDaemon(const DaemonView& view, const std::string& boot_id, Diagnos
                 FormatUtc(*view.recorded_at_unix, false) + ") of the rocewatch daemon at " + where
           : "the live findings (" + std::to_string(daemon->findings.size()) +
                 ") and recent warning events of the rocewatch daemon at " + where;
-  report.findings.push_back({SeverityOf("daemon"), "daemon", where,
-                             "merged " + what +
-                                 (view.metrics_problem.empty()
-                                      ? std::string()
-                                      : "; its /metrics did not answer (" + view.metrics_problem +
-                                            "): link quality and --watch rates are this run's own"),
-                             "None needed."});
+  report.findings.push_back(
+      {SeverityOf("daemon"), "daemon", where,
+       "merged " + what +
+           (view.state ? std::string()
+                       : "; its " + view.state_source + " did not answer (" + view.state_problem +
+                             "): link quality and --watch rates are this run's own"),
+       "None needed."});
 }
 
 // One warning naming the paths under the host root that were not read because a link in them
@@ -159,8 +159,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     for (auto& component : components.all) monitor.AddComponent(std::move(component));
     // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
     // A recording's counters are of another time: only a live daemon's seed the watch.
-    if (traffic && daemon && daemon->usable() && !daemon->recorded_at_unix)
-      traffic->Resume(DaemonTrafficView(daemon->metrics, clock.Now(), clock.UnixSeconds()));
+    if (traffic && daemon && daemon->usable() && daemon->state && !daemon->recorded_at_unix)
+      traffic->Resume(DaemonTrafficView(*daemon->state, clock.Now(), clock.UnixSeconds()));
     // Per-rail rates and traffic states at every periodic poll.
     monitor.SetSnapshotObserver([&](const NodeSnapshot&, SnapshotTrigger trigger) {
       if (options.json || !traffic || trigger != SnapshotTrigger::kPeriodic) return;
@@ -227,8 +227,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     LinkQualityLookOptions look_options;
     look_options.optics = options.optics;
     look_options.window = options.link_window;
-    if (daemon && daemon->usable())
-      look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(daemon->metrics);
+    if (daemon && daemon->usable() && daemon->state)
+      look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(*daemon->state);
     auto wait = [&clock](Duration d) {
       EventLoop loop(clock);
       loop.ScheduleAfter(d, [&loop] { loop.Stop(); });

@@ -41,6 +41,9 @@ class EthtoolComponent final : public MonitorComponent {
   std::string LinkDownReason(const std::string& netdev);
   // The diagnose section for the current state.
   std::vector<LinkQualityEntry> ReportEntries() const;
+  // The detectors' windowed verdicts (the daemon's GET /api/v1/state).
+  const LinkQualityDetector& link_quality() const { return link_quality_; }
+  const PfcStormDetector& pfc() const { return pfc_; }
 
   // The link-quality and PFC-storm verdicts, kept across a restart of the daemon
   // (daemon/restart_state.h).
