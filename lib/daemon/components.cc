@@ -17,9 +17,15 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   NetlinkComponent::Options netlink;
   netlink.health.ip_loss.grace = env.options.ip_missing_grace;
   // Link quality, PFC and optics; it also says why a link went down, for the flap event.
-  EthtoolSources ethtool_sources = env.host.ethtool();
-  auto ethtool = std::make_unique<EthtoolComponent>(
-      env.options.ethtool, env.fs, env.options.common.paths, std::move(ethtool_sources));
+  // Its driver calls run on a reading thread behind the read deadline; one given up on is
+  // replaced by a thread with the ethtool interfaces opened anew.
+  EthtoolReadDeadline deadline;
+  deadline.stuck = env.stuck_calls;
+  deadline.call_deadline = env.read_deadline;
+  deadline.reopen = env.host.ethtool;
+  auto ethtool =
+      std::make_unique<EthtoolComponent>(env.options.ethtool, env.fs, env.options.common.paths,
+                                         env.host.ethtool(), std::move(deadline));
   netlink.link_down_reason = [component = ethtool.get()](const std::string& netdev) {
     return component->LinkDownReason(netdev);
   };

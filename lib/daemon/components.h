@@ -27,6 +27,10 @@ struct ComponentEnvironment {
   // Reads of procfs files that may be larger than a page (maps, environ): HostEnv::files.
   const FileSystem& procfs;
   VerbsDeviceSet* verbs_devices = nullptr;  // set when GIDs are read through verbs
+  // Where the ethtool component reports its stuck driver calls, and their deadline (null: its
+  // own StuckCalls, unreported).
+  std::shared_ptr<StuckCalls> stuck_calls{};
+  Duration read_deadline{std::chrono::seconds(2)};
 };
 
 // The components in the order the Monitor runs them, and typed views of those whose state a

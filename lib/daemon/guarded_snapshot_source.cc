@@ -91,22 +91,16 @@ void GuardedSnapshotSource::AbandonReader() {
 
 bool GuardedSnapshotSource::AwaitPoll() {
   std::unique_lock<std::mutex> lock(reader_->mutex);
-  uint64_t seen = reader_->watch.calls();
-  while (!reader_->finished.wait_for(lock, options_.call_deadline, [&] { return reader_->done; })) {
-    // The watch has its own lock, taken after this one here and never the other way round.
-    std::optional<StuckCalls::Call> stuck = reader_->watch.TakeIfStuck(seen);
-    if (stuck) {
-      spdlog::warn(
-          "{} read stuck for over {} ms: {}; its reading thread is given up on and the read "
-          "is skipped until it returns",
-          stuck->source,
-          std::chrono::duration_cast<std::chrono::milliseconds>(options_.call_deadline).count(),
-          stuck->what);
-      return false;
-    }
-    seen = reader_->watch.calls();
-  }
-  return true;
+  std::optional<StuckCalls::Call> stuck = reader_->watch.AwaitOrTakeStuck(
+      lock, reader_->finished, options_.call_deadline, [&] { return reader_->done; });
+  if (!stuck) return true;
+  spdlog::warn(
+      "{} read stuck for over {} ms: {}; its reading thread is given up on and the read "
+      "is skipped until it returns",
+      stuck->source,
+      std::chrono::duration_cast<std::chrono::milliseconds>(options_.call_deadline).count(),
+      stuck->what);
+  return false;
 }
 
 Status GuardedSnapshotSource::TakeInto(NodeSnapshot& snapshot) {

@@ -80,6 +80,8 @@ class GuardedSnapshotSource final : public SnapshotSource {
 
   // The calls stuck now, and the reading threads given up on. Thread-safe.
   const StuckCalls& stuck() const { return *stuck_; }
+  // The same, for other reading threads to report into (the ethtool component's).
+  const std::shared_ptr<StuckCalls>& shared_stuck() const { return stuck_; }
   // Stuck calls taken so far (each gave up one thread).
   uint64_t stalls() const { return stalls_; }
 

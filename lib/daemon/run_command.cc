@@ -189,13 +189,14 @@ Status Daemon::Open(Resources resources) {
       std::make_unique<GuardedSnapshotSource>(fs, make_source, gids_.source().name(), deadlines);
   monitor_ = std::make_unique<Monitor>(loop_, *source_,
                                        MonitorOptions{options_.interval, options_.settle});
-  ComponentSet components =
-      BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices()});
+  ComponentSet components = BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices(),
+                                             source_->shared_stuck(), deadlines.call_deadline});
   const TrafficComponent* traffic = components.traffic;
   const EthtoolComponent* ethtool = components.ethtool;
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
   std::vector<std::string> read_sources = {"sysfs"};
   if (verbs_devices != nullptr) read_sources.push_back(gids_.source().name());
+  read_sources.push_back("ethtool");  // the ethtool component's driver calls
   monitor_->AddComponent(std::make_unique<SourceStallComponent>(
       source_->stuck(), std::move(read_sources), deadlines.call_deadline));
 

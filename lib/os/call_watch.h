@@ -16,6 +16,8 @@
 // Threading: Begin/End from the reading thread, everything else from any thread.
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -74,6 +76,21 @@ class CallWatch {
   // (no call began or ended in between), marks it stuck, abandons the watch and returns what the
   // call reads; nullopt otherwise (the thread made progress, or is between calls).
   std::optional<StuckCalls::Call> TakeIfStuck(uint64_t since);
+  // Waits on `finished` (with `lock` held, the lock of what `done` reads) until `done()` holds
+  // (nullopt) or a call of this watch is stuck: in flight at two looks in a row, looking every
+  // `deadline` (then TakeIfStuck took it; it is returned). The watch's own lock is taken while
+  // `lock` is held, never the other way round.
+  template <typename Done>
+  std::optional<StuckCalls::Call> AwaitOrTakeStuck(std::unique_lock<std::mutex>& lock,
+                                                   std::condition_variable& finished,
+                                                   std::chrono::nanoseconds deadline, Done done) {
+    uint64_t seen = calls();
+    while (!finished.wait_for(lock, deadline, done)) {
+      if (std::optional<StuckCalls::Call> stuck = TakeIfStuck(seen)) return stuck;
+      seen = calls();
+    }
+    return std::nullopt;
+  }
   bool abandoned() const { return abandoned_.load(std::memory_order_acquire); }
   const std::shared_ptr<StuckCalls>& stuck() const { return stuck_; }
 

@@ -20,12 +20,12 @@ Labels PfcLabels(const PfcKey& key) {
 }  // namespace
 
 EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
-                                   const HostPaths& paths, EthtoolSources sources)
+                                   const HostPaths& paths, EthtoolSources sources,
+                                   EthtoolReadDeadline deadline)
     : options_(options),
-      statistics_(std::move(sources.statistics)),
-      netlink_(std::move(sources.netlink)),
-      statistics_error_(std::move(sources.statistics_error)),
-      netlink_error_(std::move(sources.netlink_error)),
+      statistics_error_(sources.statistics_error),
+      netlink_error_(sources.netlink_error),
+      runner_(std::move(sources), std::move(deadline)),
       fs_(fs),
       paths_(paths),
       link_quality_(options.link_quality),
@@ -37,9 +37,15 @@ Status EthtoolComponent::Start(MonitorContext& ctx) {
     spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only", statistics_error_);
   if (!netlink_error_.empty())
     spdlog::warn("ethtool: netlink unavailable ({}); recordings only", netlink_error_);
+  runner_.Start();
   poller_ = std::make_unique<EthtoolPoller>(fs_, paths_.host_root, paths_.sysfs_root,
-                                            statistics_.get(), netlink_.get());
+                                            runner_.statistics(), runner_.netlink());
   return Status::Ok();
+}
+
+void EthtoolComponent::Stop(MonitorContext& ctx) {
+  (void)ctx;
+  runner_.Stop();
 }
 
 std::string EthtoolComponent::LinkDownReason(const std::string& netdev) {

@@ -16,6 +16,7 @@
 #include "ethtool/ethtool_poller.h"
 #include "ethtool/ethtool_sources.h"
 #include "link_quality/ethtool_options.h"
+#include "link_quality/ethtool_read_runner.h"
 #include "link_quality/link_quality_report.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
@@ -25,19 +26,23 @@ namespace rocewatch {
 class EthtoolComponent final : public MonitorComponent {
  public:
   // `sources` opened (HostEnv::ethtool); a null source leaves recordings as the only input (its
-  // error is logged at Start). REQUIRES: fs outlives the component.
+  // error is logged at Start). Their calls run on the component's reading thread behind
+  // `deadline` (link_quality/ethtool_read_runner.h). REQUIRES: fs outlives the component.
   EthtoolComponent(EthtoolOptions options, const FileSystem& fs, const HostPaths& paths,
-                   EthtoolSources sources);
+                   EthtoolSources sources, EthtoolReadDeadline deadline = {});
 
   std::string_view name() const override { return "ethtool"; }
+  // Starts the reading thread; Stop joins it (never one given up on: that one was detached).
   Status Start(MonitorContext& ctx) override;
+  void Stop(MonitorContext& ctx) override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
   // False while the latest poll of any netdev had a failed request (read_failed names them).
   bool Healthy(const MonitorContext& ctx) const override;
 
-  // Why `netdev`'s link is down, from a fresh LINKSTATE read ("" when the driver does not say).
+  // Why `netdev`'s link is down, from a fresh LINKSTATE read ("" when the driver does not say,
+  // or does not answer within the read deadline).
   std::string LinkDownReason(const std::string& netdev);
   // The diagnose section for the current state.
   std::vector<LinkQualityEntry> ReportEntries() const;
@@ -63,10 +68,9 @@ class EthtoolComponent final : public MonitorComponent {
   void PollOptics(MonitorContext& ctx, MonoTime now);
 
   const EthtoolOptions options_;
-  std::unique_ptr<DriverStatisticsSource> statistics_;
-  std::unique_ptr<EthtoolNetlinkSource> netlink_;
-  std::string statistics_error_;
-  std::string netlink_error_;
+  const std::string statistics_error_;
+  const std::string netlink_error_;
+  EthtoolReadRunner runner_;  // before poller_, which uses its sources
   std::unique_ptr<EthtoolPoller> poller_;
   const FileSystem& fs_;
   const HostPaths paths_;
