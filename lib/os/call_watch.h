@@ -4,9 +4,9 @@
 // was expected), and the calls known to be stuck, so that no other thread makes them again.
 //
 // StuckCalls: the calls (by what they read, e.g. a path) that did not return within a deadline
-// and have not returned since, with the source they belong to ("sysfs", "verbs"). Thread-safe;
-// shared (std::shared_ptr) by every CallWatch that reports into it, so it outlives the threads
-// that were given up on.
+// and have not returned since, with the source they belong to ("sysfs", "verbs", "ethtool").
+// Thread-safe; shared (std::shared_ptr) by every CallWatch that reports into it, so it outlives the
+// threads that were given up on.
 //
 // CallWatch: one per reading thread. The thread brackets each call that may block with Begin(what)
 // and End(); the watching thread asks TakeIfStuck(since) whether the same call has been in flight
@@ -31,7 +31,7 @@ namespace rocewatch {
 class StuckCalls {
  public:
   struct Call {
-    std::string source;  // "sysfs", "verbs"
+    std::string source;  // "sysfs", "verbs", "ethtool"
     std::string what;    // a path, or "ibv_query_gid_table mlx5_0"
   };
 
