@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <set>
 
 namespace rocewatch {
 namespace {
@@ -91,7 +92,13 @@ Status RestartStateComponent::Start(MonitorContext& ctx) {
       far_ends[netdev] = {std::move(far_end.frame), ToMono(ctx.clock(), far_end.last_seen)};
     lldp_->RestoreFarEnds(std::move(far_ends));
   }
-  if (ethtool_ != nullptr) ethtool_->RestoreVerdicts(VerdictsOf(restored.incidents));
+  if (ethtool_ != nullptr) {
+    ethtool_->RestoreVerdicts(VerdictsOf(restored.incidents));
+    std::set<std::string> optics;  // netdevs with an optics finding open before the restart
+    for (const auto& [key, since] : restored_since_)
+      if (key.first.rfind("optics_", 0) == 0) optics.insert(key.second);
+    ethtool_->ReadModulesFirst(std::move(optics));
+  }
   restoring_ = true;
   return Status::Ok();
 }

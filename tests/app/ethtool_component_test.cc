@@ -244,6 +244,33 @@ TEST_F(EthtoolComponentTest, OpticsOutOfRangeAtTheOpticsCadence) {
   EXPECT_EQ(Checks(), std::vector<std::string>{"optics_alarm"});
 }
 
+// After a restart, the modules of netdevs whose optics findings were open are read at the first
+// poll, ahead of the one-module-per-poll order, and their finding is not announced again.
+TEST_F(EthtoolComponentTest, ModulesOfOpenOpticsFindingsAreReadFirstAfterARestart) {
+  // A second rail, ens2f0np0, after ens1f0np0 in the order modules are read; its rx power is low.
+  source_.node.devices.push_back(RoceDevice("mlx5_1", "ens2f0np0", {}));
+  const std::string dir2 = "/host/rocewatch/ethtool/ens2f0np0/";
+  fs_.AddFile("/host/sys/class/net/ens2f0np0/speed", "100000\n");
+  for (const char* file : {"statistics", "fec", "link_state", "pause"})
+    fs_.AddFile(dir2 + file, *fs_.ReadFile(kDir + file, 1 << 20));
+  ModuleValues low = HealthyQuadLanes();
+  low.rx_power_watts[1] = 0.02e-3;  // below the module's 0.04 mW low alarm
+  for (const auto& [address, bytes] : Sff8636Pages(low))
+    fs_.AddFile(dir2 + "module/" + ModulePageFileName(address), bytes);
+  const std::string alarm =
+      "rocewatch_module_out_of_range{netdev=\"ens2f0np0\",quantity=\"rx_power\",lane=\"2\","
+      "level=\"alarm\",side=\"low\"}";
+
+  ethtool_->ReadModulesFirst({"ens2f0np0"});
+  ASSERT_TRUE(monitor_.Start().ok());  // the first poll
+  EXPECT_EQ(Sample(alarm), 1) << "read at the first poll, not a poll later";
+  EXPECT_TRUE(Sample("rocewatch_module_temperature_celsius{netdev=\"ens1f0np0\"}"))
+      << "the regular order goes on";
+  EXPECT_EQ(Checks(), std::vector<std::string>{"optics_alarm"});
+  for (const std::string& event : events_)
+    EXPECT_EQ(event.find("ens2f0np0"), std::string::npos) << "announced again: " << event;
+}
+
 TEST_F(EthtoolComponentTest, AFailingModuleReadIsCountedNotFatal) {
   fs_.AddFile(kDir + "module/page03", "error: I2C read failed (module flapping)\n");
   ASSERT_TRUE(monitor_.Start().ok());

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <utility>
+
 #include "link_quality/ethtool_samples.h"
 #include "link_quality/link_quality_metric_names.h"
 #include "model/check_policy.h"
@@ -161,8 +163,16 @@ void EthtoolComponent::PollOptics(MonitorContext& ctx, MonoTime now) {
       due_since = since;
     }
   }
-  if (!due) return;
-  const std::string netdev = *due;
+  // After a restart, the modules of open optics findings first, all at once (a handful at most).
+  const std::set<std::string> first = std::exchange(modules_first_, {});
+  for (const std::string& netdev : first) {
+    reported_optics_findings_[netdev] = 1;  // open before the restart: no new event for them
+    if (latest_.count(netdev) && !(due && *due == netdev)) ReadModule(ctx, netdev, now);
+  }
+  if (due) ReadModule(ctx, *due, now);
+}
+
+void EthtoolComponent::ReadModule(MonitorContext& ctx, const std::string& netdev, MonoTime now) {
   last_module_read_[netdev] = now;
   ModuleOutcome outcome = poller_->PollModule(netdev);
   // A module that fails a read (as modules do while they flap) is counted, never a finding; a

@@ -62,10 +62,16 @@ class EthtoolComponent final : public MonitorComponent {
   // (LinkQualityDetector::Resume, PfcStormDetector::Resume): no event at start; when one changes,
   // its event ends "(restored at start, judged on live counters)".
   void RestoreVerdicts(Verdicts verdicts);
+  // Netdevs whose optics findings were open before a restart: their modules are all read at the
+  // first optics poll, ahead of the one-module-per-poll order, so that their out-of-range series
+  // and findings are back by the first scrape rather than up to a poll per rail later.
+  // REQUIRES: before the first snapshot.
+  void ReadModulesFirst(std::set<std::string> netdevs) { modules_first_ = std::move(netdevs); }
 
  private:
   void PollCounters(MonitorContext& ctx, MonoTime now);
   void PollOptics(MonitorContext& ctx, MonoTime now);
+  void ReadModule(MonitorContext& ctx, const std::string& netdev, MonoTime now);
 
   const EthtoolOptions options_;
   const std::string statistics_error_;
@@ -87,6 +93,7 @@ class EthtoolComponent final : public MonitorComponent {
   std::set<std::string> restored_quality_;  // until judged on live counters
   std::set<PfcKey> restored_storms_;
   std::map<std::string, size_t> reported_optics_findings_;
+  std::set<std::string> modules_first_;  // read at the first optics poll (ReadModulesFirst)
 };
 
 }  // namespace rocewatch
