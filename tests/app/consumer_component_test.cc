@@ -151,6 +151,18 @@ TEST_F(ConsumerComponentTest, FailedReadsAreAFindingAndUnhealthyWhileTheyLast) {
   EXPECT_EQ(FindSample(Exposition(), "rocewatch_component_success{component=\"consumers\"}"), 1);
 }
 
+// A refused read is the daemon's identity (or a sandbox's init), shown as a blind process: no
+// finding, and the component stays healthy.
+TEST_F(ConsumerComponentTest, ARefusedProcessIsBlindNotAFailedRead) {
+  node_.Add(ProcfsFixture::Plain(4200));
+  node_.fs().FailReads(node_.ProcessDir(4200) + "/fd", EACCES);
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(2));
+  for (const Finding& f : monitor_.CurrentFindings()) EXPECT_NE(f.check, "read_failed");
+  EXPECT_EQ(FindSample(Exposition(), "rocewatch_component_success{component=\"consumers\"}"), 1);
+  EXPECT_EQ(FindSample(Exposition(), "rocewatch_consumer_blind_processes"), 1);
+}
+
 // No pod-resources socket is a state (not a Kubernetes node), not a failed read.
 TEST_F(ConsumerComponentTest, NoKubeletSocketIsNoFailedRead) {
   kubelet_->answer = Status::NotFound("no pod-resources socket at /fake");

@@ -18,14 +18,22 @@ ProcfsConsumerScan ReadableScan() {
 TEST(ConsumerReadChecksTest, EverythingReadIsNoFinding) {
   ProcfsConsumerScan scan = ReadableScan();
   KubeletAnswer kubelet;
-  EXPECT_TRUE(CheckConsumerSourceReads(&scan, &kubelet, true).empty());
-  EXPECT_TRUE(CheckConsumerSourceReads(nullptr, nullptr, true).empty());
+  EXPECT_TRUE(CheckConsumerSourceReads(&scan, &kubelet).empty());
+  EXPECT_TRUE(CheckConsumerSourceReads(nullptr, nullptr).empty());
+}
+
+// A host root without /proc (a bundle, a fixture tree) has no processes: a state, not a failure.
+TEST(ConsumerReadChecksTest, AnAbsentProcessListIsNoFailedRead) {
+  ProcfsConsumerScan scan;
+  scan.failures = {{"procfs", "/bundle/proc", ENOENT}};
+  EXPECT_TRUE(CheckConsumerSourceReads(&scan, nullptr).empty());
+  EXPECT_TRUE(CheckConsumerSourceReads(&scan, nullptr).empty());
 }
 
 TEST(ConsumerReadChecksTest, AnUnreadableProcessListMakesEveryHolderUnknown) {
   ProcfsConsumerScan scan;
   scan.failures = {{"procfs", "/proc", EIO}};
-  std::vector<Finding> findings = CheckConsumerSourceReads(&scan, nullptr, false);
+  std::vector<Finding> findings = CheckConsumerSourceReads(&scan, nullptr);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].check, "read_failed");
   EXPECT_EQ(findings[0].subject, "procfs");
@@ -37,37 +45,31 @@ TEST(ConsumerReadChecksTest, AnUnreadableProcessListMakesEveryHolderUnknown) {
       << findings[0].message;
 }
 
-// A user's diagnose reads only its own processes: refusals are "not seen", not failures. The
-// daemon's identity is meant to read them all.
-TEST(ConsumerReadChecksTest, PermissionRefusalsCountOnlyWhereTheIdentityShouldReadEverything) {
+// A refusal is the reader's identity, not a failing read (a user's diagnose; even root is refused
+// a sandbox's init): never a finding. Any other error is one, naming the file.
+TEST(ConsumerReadChecksTest, RefusalsAreNoFindingOtherErrorsAre) {
   ProcfsConsumerScan scan = ReadableScan();
-  scan.unreadable_pids = {4200, 4300};
-  scan.failures = {{"procfs", "/proc/4200/fd", EACCES}, {"procfs", "/proc/4300/fd", EPERM}};
-  EXPECT_TRUE(CheckConsumerSourceReads(&scan, nullptr, false).empty());
-  std::vector<Finding> daemon = CheckConsumerSourceReads(&scan, nullptr, true);
-  ASSERT_EQ(daemon.size(), 1u);
-  EXPECT_NE(daemon[0].message.find("/proc/4200/fd: Permission denied (EACCES) and /proc/4300/fd: "
-                                   "Operation not permitted (EPERM)"),
-            std::string::npos)
-      << daemon[0].message;
-  EXPECT_NE(daemon[0].message.find("whether 2 processes hold an RDMA device is unknown"),
+  scan.unreadable_pids = {1, 4300};
+  scan.failures = {{"procfs", "/proc/1/fd", EACCES}, {"procfs", "/proc/4300/fd", EPERM}};
+  EXPECT_TRUE(CheckConsumerSourceReads(&scan, nullptr).empty());
+  scan.unreadable_pids.push_back(4400);
+  scan.failures.push_back({"procfs", "/proc/4400/fd", EIO});
+  std::vector<Finding> findings = CheckConsumerSourceReads(&scan, nullptr);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("/proc/4400/fd: Input/output error (EIO)"), std::string::npos)
+      << findings[0].message;
+  EXPECT_EQ(findings[0].message.find("EACCES"), std::string::npos);
+  EXPECT_NE(findings[0].message.find("whether 3 processes hold an RDMA device is unknown"),
             std::string::npos);
-  // Another errno counts in both.
-  scan.failures.push_back({"procfs", "/proc/4400/environ", EIO});
-  std::vector<Finding> user = CheckConsumerSourceReads(&scan, nullptr, false);
-  ASSERT_EQ(user.size(), 1u);
-  EXPECT_NE(user[0].message.find("/proc/4400/environ: Input/output error (EIO)"),
-            std::string::npos);
-  EXPECT_EQ(user[0].message.find("EACCES"), std::string::npos);
 }
 
 TEST(ConsumerReadChecksTest, AFailedKubeletCallIsAFindingButNoSocketIsNot) {
   KubeletAnswer kubelet;
   kubelet.source = "kubelet pod-resources at unix:///var/lib/kubelet/pod-resources/kubelet.sock";
   kubelet.status = Status::NotFound("no pod-resources socket");
-  EXPECT_TRUE(CheckConsumerSourceReads(nullptr, &kubelet, true).empty());
+  EXPECT_TRUE(CheckConsumerSourceReads(nullptr, &kubelet).empty());
   kubelet.status = Status::Unavailable("connect: Connection refused");
-  std::vector<Finding> findings = CheckConsumerSourceReads(nullptr, &kubelet, false);
+  std::vector<Finding> findings = CheckConsumerSourceReads(nullptr, &kubelet);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].subject, "kubelet");
   EXPECT_NE(findings[0].message.find("connect: Connection refused"), std::string::npos);

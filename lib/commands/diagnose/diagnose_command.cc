@@ -150,7 +150,6 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     run_options.state_file.clear();  // diagnose never touches the daemon's state
     Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
     run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
-    run_options.consumers.every_process_readable = false;  // "not seen" instead
     if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
     ComponentSet components = BuildComponents({run_options, env, fs, fs, gids->verbs_devices()});
     TrafficComponent* traffic = components.traffic;
@@ -206,8 +205,7 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
         devices, &scan, answer ? &*answer : nullptr,
         kubelet ? std::vector<std::string>{}
                 : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
-    std::vector<Finding> failed =
-        CheckConsumerSourceReads(&scan, answer ? &*answer : nullptr, false);
+    std::vector<Finding> failed = CheckConsumerSourceReads(&scan, answer ? &*answer : nullptr);
     report.findings.insert(report.findings.end(), failed.begin(), failed.end());
   }
 

@@ -109,16 +109,14 @@ void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot)
 bool ConsumerComponent::Healthy(const MonitorContext& ctx) const {
   (void)ctx;
   return CheckConsumerSourceReads(procfs_ ? &*procfs_ : nullptr,
-                                  kubelet_answer_ ? &*kubelet_answer_ : nullptr,
-                                  options_.every_process_readable)
+                                  kubelet_answer_ ? &*kubelet_answer_ : nullptr)
       .empty();
 }
 
 void ConsumerComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
   (void)ctx;
   std::vector<Finding> failed = CheckConsumerSourceReads(
-      procfs_ ? &*procfs_ : nullptr, kubelet_answer_ ? &*kubelet_answer_ : nullptr,
-      options_.every_process_readable);
+      procfs_ ? &*procfs_ : nullptr, kubelet_answer_ ? &*kubelet_answer_ : nullptr);
   out.insert(out.end(), failed.begin(), failed.end());
 }
 

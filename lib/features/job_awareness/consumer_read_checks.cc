@@ -11,20 +11,25 @@ namespace {
 
 constexpr char kReadFailed[] = "read_failed";
 
-// Refused or absent: what a user's diagnose or a bundle without /proc meets.
-bool RefusedOrAbsent(int sys_errno) {
-  return sys_errno == EACCES || sys_errno == EPERM || sys_errno == ENOENT;
-}
+// Refused: what a user's diagnose meets on other users' processes.
+bool Refused(int sys_errno) { return sys_errno == EACCES || sys_errno == EPERM; }
 
 std::string Describe(const ReadFailure& failure) {
   return failure.path + ": " + ErrnoText(failure.sys_errno);
 }
 
-std::optional<Finding> ProcfsFinding(const ProcfsConsumerScan& scan, bool every_process_readable) {
+std::optional<Finding> ProcfsFinding(const ProcfsConsumerScan& scan) {
   std::vector<std::string> files;
-  for (const ReadFailure& failure : scan.failures)
-    if (every_process_readable || !RefusedOrAbsent(failure.sys_errno))
-      files.push_back(Describe(failure));
+  for (const ReadFailure& failure : scan.failures) {
+    // An absent process list is a host root with no processes (a bundle, a fixture tree), as an
+    // absent kubelet socket is a node without Kubernetes: a state, not a failed read.
+    if (failure.sys_errno == ENOENT && !scan.procfs_readable) continue;
+    // A refusal is a matter of identity, not a failing read: a user's diagnose reads only its own
+    // processes, and even root is refused some (a process of another user namespace, a
+    // sandbox's init, Yama's ptrace_scope 3). Those processes are "not seen" and counted in
+    // rocewatch_consumer_blind_processes; a finding for them would fire on healthy nodes.
+    if (!Refused(failure.sys_errno)) files.push_back(Describe(failure));
+  }
   if (files.empty()) return std::nullopt;
   std::string message;
   if (!scan.procfs_readable) {
@@ -39,23 +44,20 @@ std::optional<Finding> ProcfsFinding(const ProcfsConsumerScan& scan, bool every_
     else
       message += "; the job, pod or NCCL version of a consumer is unknown";
   }
-  return Finding{SeverityOf(kReadFailed), kReadFailed, "procfs",
-                 message + ", not \"nobody\", so a stop of traffic is judged without its holders.",
-                 "Read the files named as the daemon's user; EACCES or EPERM means rocewatch lacks "
-                 "CAP_SYS_PTRACE (or runs outside the host's process namespace: hostPID), see "
-                 "docs/deploy.md; other errors point at the process named (a task stuck in the "
-                 "kernel holds its mm lock) or at /proc's mount."};
+  return Finding{
+      SeverityOf(kReadFailed), kReadFailed, "procfs",
+      message + ", not \"nobody\", so a stop of traffic is judged without its holders.",
+      "Read the files named as the daemon's user; the errors point at the process named (a "
+      "task stuck in the kernel holds its mm lock) or at /proc's mount."};
 }
 
 }  // namespace
 
 std::vector<Finding> CheckConsumerSourceReads(const ProcfsConsumerScan* procfs,
-                                              const KubeletAnswer* kubelet,
-                                              bool every_process_readable) {
+                                              const KubeletAnswer* kubelet) {
   std::vector<Finding> out;
   if (procfs)
-    if (std::optional<Finding> finding = ProcfsFinding(*procfs, every_process_readable))
-      out.push_back(*finding);
+    if (std::optional<Finding> finding = ProcfsFinding(*procfs)) out.push_back(*finding);
   if (kubelet && !kubelet->status.ok() && kubelet->status.code() != StatusCode::kNotFound)
     out.push_back(Finding{
         SeverityOf(kReadFailed), kReadFailed, "kubelet",

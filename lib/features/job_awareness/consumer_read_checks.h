@@ -6,7 +6,7 @@
 //   subject "procfs"   the process list could not be read; or descriptors (fd/) of processes
 //                      could not be read (whether they hold a device is unknown); or a
 //                      consumer's cgroup, environ or maps (its job, pod or NCCL version);
-//                      names the first files with their errno
+//                      names the first files with their errno (refusals excepted, below)
 //   subject "kubelet"  the pod-resources call failed (no socket is not a failure: not a
 //                      Kubernetes node)
 //
@@ -19,10 +19,10 @@
 
 namespace rocewatch {
 
-// Either may be null (not scanned, or no kubelet). `every_process_readable`: whether EACCES, EPERM
-// and ENOENT of procfs count (ConsumerOptions). Empty when every read that counts succeeded.
+// Either may be null (not scanned, or no kubelet). Refusals (EACCES, EPERM: the reader's identity,
+// shown as blind processes and "not seen") and a process list that does not exist (ENOENT: a
+// bundle or a fixture tree) never count. Empty when every read that counts succeeded.
 std::vector<Finding> CheckConsumerSourceReads(const ProcfsConsumerScan* procfs,
-                                              const KubeletAnswer* kubelet,
-                                              bool every_process_readable);
+                                              const KubeletAnswer* kubelet);
 
 }  // namespace rocewatch

@@ -28,12 +28,6 @@ struct ConsumerOptions {
   std::string kubelet_socket;
   // Deadline of one kubelet call (connect included).
   Duration kubelet_timeout = std::chrono::seconds(2);
-  // Whether a refused or absent read (EACCES, EPERM, ENOENT) of the process list or a process's
-  // files is a failed read (read_failed, the component unhealthy). The daemon: yes, its identity
-  // and mounts are meant to read every process. `diagnose`: no, a user reads only its own
-  // processes, and a bundle or a fixture tree may hold no /proc; what it cannot read is listed
-  // as "not seen".
-  bool every_process_readable = true;
 };
 
 }  // namespace rocewatch
