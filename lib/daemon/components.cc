@@ -1,15 +1,26 @@
 #include "daemon/components.h"
 
 #include "core/text.h"
+#include "daemon/guarded_lldp_reads.h"
 #include "daemon/restart_state.h"
 #include "gid_drift/gid_drift_component.h"
 #include "inventory/inventory_component.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "netdev_health/netlink_component.h"
 #include "netlink/dcb_recording.h"
-#include "sysfs/netdev_mtu.h"
 
 namespace rocewatch {
+namespace {
+
+// A component's own reading thread, reporting into the daemon's StuckCalls.
+GuardedReaderOptions GuardedReads(const ComponentEnvironment& env) {
+  GuardedReaderOptions reads;
+  reads.stuck = env.stuck_calls;
+  reads.deadline = env.read_deadline;
+  return reads;
+}
+
+}  // namespace
 
 ComponentSet BuildComponents(const ComponentEnvironment& env) {
   ComponentSet set;
@@ -37,7 +48,8 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   auto board = std::make_shared<ConsumerBoard>();
   auto consumers = std::make_unique<ConsumerComponent>(
       env.procfs, env.options.common.paths, env.options.consumers,
-      env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), board);
+      env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), board,
+      GuardedReads(env));
   set.consumers = consumers.get();
   set.all.push_back(std::move(consumers));
   std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
@@ -57,21 +69,23 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   // goes on.
   LldpComponent* lldp_view = nullptr;
   if (env.options.lldp.enabled && env.host.lldp) {
-    const FileSystem& fs = env.fs;
-    const HostPaths& paths = env.options.common.paths;
-    auto read_mtu = [&fs, &paths](const std::string& netdev) {
-      return ReadNetdevMtu(fs, paths, netdev);
-    };
-    // A recorded host (--host-root over a bundle) replays its rails' recorded frames and DCB
+    // Its MTU and DCB reads run on a reading thread of their own, behind the read deadline; a
+    // recorded host (--host-root over a bundle) replays its rails' recorded frames and DCB
     // answers.
+    std::function<HostPfcReader()> open_pfc;
+    if (env.host.dcb) {
+      open_pfc = [open = env.host.dcb, files = env.host.files,
+                  root = env.options.common.paths.host_root] {
+        return HostPfcFromAnswers(DcbRecordingsFirst(open(), *files, root));
+      };
+    }
+    LldpHostReaders reads = GuardLldpHostReads(env.fs, env.options.common.paths,
+                                               std::move(open_pfc), GuardedReads(env));
     auto lldp = std::make_unique<LldpComponent>(
         env.options.lldp,
         RecordingsFirst(env.host.lldp, *env.host.files, *env.host.clock,
                         env.options.common.paths.host_root),
-        read_mtu,
-        env.host.dcb ? HostPfcFromAnswers(DcbRecordingsFirst(env.host.dcb, *env.host.files,
-                                                             env.options.common.paths.host_root))
-                     : HostPfcReader());
+        std::move(reads.read_mtu), std::move(reads.read_pfc));
     set.lldp = lldp_view = lldp.get();
     set.all.push_back(std::move(lldp));
   }

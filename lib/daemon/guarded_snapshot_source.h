@@ -3,7 +3,8 @@
 // never returns (a wedged driver's sysfs attribute, a FIFO planted in a tree, a verbs ioctl) cannot
 // stop the event loop. docs/design.md ("Reads that cannot wedge the loop") says why this shape.
 //
-// TakeInto hands the poll to the reading thread and waits for it. Every call that thread makes to
+// TakeInto hands the poll to the reading thread (a GuardedReader, os/guarded_reader.h) and waits
+// for it. Every call that thread makes to
 // the host goes through its CallWatch (os/call_watch.h: a WatchedFileSystem, a
 // WatchedGidTableSource); the loop looks every `call_deadline`, and a call still in flight that was
 // already in flight at the last look (stuck for one to two deadlines) is taken as stuck:
@@ -26,17 +27,15 @@
 // only while TakeInto waits for it (the handoff under a mutex orders its writes before the loop's
 // reads), so a source needs no locks of its own. stuck() is thread-safe.
 
-#include <condition_variable>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "core/clock.h"
 #include "daemon/snapshot_source.h"
 #include "os/call_watch.h"
 #include "os/file_system.h"
+#include "os/guarded_reader.h"
 
 namespace rocewatch {
 
@@ -83,31 +82,17 @@ class GuardedSnapshotSource final : public SnapshotSource {
   // The same, for other reading threads to report into (the ethtool component's).
   const std::shared_ptr<StuckCalls>& shared_stuck() const { return stuck_; }
   // Stuck calls taken so far (each gave up one thread).
-  uint64_t stalls() const { return stalls_; }
+  uint64_t stalls() const { return reader_->stalls(); }
 
  private:
-  struct Reader;  // a reading thread's state, shared with it
+  struct PollState;  // a reading thread's: its watched file system, source and buffer
 
-  // The reading thread: builds its source, then polls each time it is asked until told to quit.
-  static void RunReader(std::shared_ptr<Reader> reader, SourceFactory factory);
-  // Stops and joins an idle reading thread (none: nothing to do).
-  void StopReader();
-  // Starts a reading thread with a new source.
-  void StartReader();
-  // Gives the reading thread up: it is detached and finishes on its own.
-  void AbandonReader();
-  // Waits until the poll is done (true) or a call of it is stuck (false).
-  bool AwaitPoll();
-
-  const FileSystem& base_;
   const SourceFactory factory_;
   const std::string gid_source_name_;
   const ReadDeadlineOptions options_;
   const std::shared_ptr<StuckCalls> stuck_ = std::make_shared<StuckCalls>();
-  std::shared_ptr<Reader> reader_;  // null until the first TakeInto, and after a give-up
-  std::thread thread_;              // reader_'s
+  std::unique_ptr<GuardedReader<PollState>> reader_;
   bool expect_change_ = false;
-  uint64_t stalls_ = 0;
 };
 
 }  // namespace rocewatch

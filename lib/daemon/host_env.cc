@@ -66,7 +66,7 @@ RealHostEnv::RealHostEnv() {
   };
   env_.fetch = [](const HttpUrl& url, Duration timeout) { return FetchUrl(url, timeout); };
   env_.lldp = [](const std::string& netdev) { return PacketLldpSocket::Open(netdev); };
-  env_.dcb = LibnlDcbAnswerReader();
+  env_.dcb = [] { return LibnlDcbAnswerReader(); };
   env_.state_writer = &state_writer_;
   env_.lock_state_file = [](const std::string& path) { return StateFileLock::Acquire(path); };
   env_.confine = [this](const HostPaths& paths) -> const RefusedReads* {

@@ -61,9 +61,10 @@ struct HostEnv {
   HttpFetch fetch;
   // Opens the receive-only LLDP socket of one netdev (AF_PACKET; needs CAP_NET_RAW).
   LldpSocketOpener lldp;
-  // The host's DCB answer for a netdev (DCB netlink, DCB_CMD_IEEE_GET), whose PFC the daemon
-  // reads and which collect records; null: not read.
-  DcbAnswerReader dcb;
+  // Opens a reader of the host's DCB answer for a netdev (DCB netlink, DCB_CMD_IEEE_GET), whose
+  // PFC the daemon reads and which collect records; each reader has a socket of its own, bound
+  // to the calling thread's network namespace at its first read. Null: not read.
+  std::function<DcbAnswerReader()> dcb;
 
   // Writes the daemon's state file (and slurm-check's record) atomically.
   StateFileWriter* state_writer = nullptr;

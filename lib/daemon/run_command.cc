@@ -197,6 +197,8 @@ Status Daemon::Open(Resources resources) {
   std::vector<std::string> read_sources = {"sysfs"};
   if (verbs_devices != nullptr) read_sources.push_back(gids_.source().name());
   read_sources.push_back("ethtool");  // the ethtool component's driver calls
+  read_sources.push_back("procfs");   // the consumers component's scan
+  if (components.lldp != nullptr && env_.dcb) read_sources.push_back("dcb");  // the host's PFC
   monitor_->AddComponent(std::make_unique<SourceStallComponent>(
       source_->stuck(), std::move(read_sources), deadlines.call_deadline));
 

@@ -18,7 +18,8 @@ namespace rocewatch {
 
 class SourceStallComponent final : public MonitorComponent {
  public:
-  // `sources`: every source reported, stalled or not ("sysfs", "verbs", "ethtool").
+  // `sources`: every source reported, stalled or not ("sysfs", "verbs", "ethtool", "procfs",
+  // "dcb").
   SourceStallComponent(const StuckCalls& stuck, std::vector<std::string> sources,
                        Duration call_deadline)
       : stuck_(stuck), sources_(std::move(sources)), call_deadline_(call_deadline) {}

@@ -4,6 +4,7 @@
 // takes a reference on the entry; see "Observer effect" in docs/design.md). Tests use a fake.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,12 @@ class GidTableSource {
   // A source that reads only the used part of a table (sysfs) reads every slot at its next read
   // of each device. Default: nothing (verbs copies whole tables).
   virtual void ReadWholeTablesNext() {}
+  // Makes the re-enumeration of devices asked for since the last call, if any (verbs: the
+  // daemon's periodic rescan, made where the reads are, behind their deadline). `still_wanted`
+  // says whether the caller still owns the source once the driver has answered. Default: nothing.
+  virtual void RefreshDevicesIfAsked(const std::function<bool()>& still_wanted) {
+    (void)still_wanted;
+  }
 };
 
 }  // namespace rocewatch

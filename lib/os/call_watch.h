@@ -31,7 +31,7 @@ namespace rocewatch {
 class StuckCalls {
  public:
   struct Call {
-    std::string source;  // "sysfs", "verbs", "ethtool"
+    std::string source;  // "sysfs", "verbs", "ethtool", "procfs", "dcb"
     std::string what;    // a path, or "ibv_query_gid_table mlx5_0"
   };
 

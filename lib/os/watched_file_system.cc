@@ -1,5 +1,7 @@
 #include "os/watched_file_system.h"
 
+#include <cerrno>
+
 namespace rocewatch {
 namespace {
 
@@ -27,9 +29,12 @@ class WatchedOpenFile final : public OpenFile {
 
 bool WatchedFileSystem::Begin(const std::string& path, Status* refused) const {
   if (watch_.Begin(source_, path)) return true;
-  *refused = Status::Unavailable(watch_.abandoned()
-                                     ? "reading thread given up on (a read was stuck): " + path
-                                     : "a read of this file is stuck in the kernel: " + path);
+  // ETIME ("Timer expired"): what read_failed and the unreadable slots print for it, rather than
+  // the "malformed content" of an errno-less failure.
+  *refused =
+      Status::IoError(watch_.abandoned() ? "reading thread given up on (a read was stuck): " + path
+                                         : "a read of this file is stuck in the kernel: " + path,
+                      ETIME);
   return false;
 }
 

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <thread>
 
 #include "daemon/monitor.h"
+#include "support/blocking_file_system.h"
 #include "support/fake_clock.h"
 #include "support/fake_pod_resources_source.h"
 #include "support/fake_snapshot_source.h"
@@ -250,6 +253,63 @@ TEST_F(ConsumerComponentTest, RequestedFullScansBackOffUntilOneFindsAConsumer) {
   // Without requests, no full scan at all.
   RunFor(seconds(600));
   EXPECT_EQ(node_.fs().ReadCount(ibdev), 6u);
+}
+
+// A procfs read that does not return (a process stuck in the kernel holds the mm lock its maps
+// read takes): the scan is given up on past the deadline instead of holding the loop, the read is
+// listed as stuck (source "procfs"), and the next scan, on a new thread, fails that read at once
+// (read_failed names it) while the other consumers are still seen.
+TEST(ConsumerComponentStuckReadTest, AStuckProcfsReadIsGivenUpOnAndTheRestIsStillScanned) {
+  FakeClock clock;
+  ProcfsFixture node;
+  FakeSnapshotSource source(clock);
+  source.node.devices = {RoceDevice("mlx5_0", "eth0", {})};
+  node.Uverbs(0, "mlx5_0");
+  node.Consumer(4100, 0, "python3", {}, "0::/\n",
+                "7f00-7f10 r-xp 0 fd:01 1 /usr/lib/libnccl.so.2.18.3\n");
+  node.Consumer(4200, 0, "torchrun", {}, "0::/\n",
+                "7f00-7f10 r-xp 0 fd:01 1 /usr/lib/libnccl.so.2.21.5\n");
+  BlockingFileSystem procfs(node.fs());
+  const std::string stuck_path = node.ProcessDir(4200) + "/maps";
+  procfs.Block(stuck_path);
+  auto stuck = std::make_shared<StuckCalls>();
+  GuardedReaderOptions reads;
+  reads.stuck = stuck;
+  reads.deadline = std::chrono::milliseconds(50);
+  ConsumerOptions options;
+  options.scan_interval = seconds(10);
+  auto board = std::make_shared<ConsumerBoard>();
+  EventLoop loop(clock);
+  Monitor monitor(loop, source, {seconds(1)});
+  monitor.AddComponent(
+      std::make_unique<ConsumerComponent>(procfs, node.paths(), options, nullptr, board, reads));
+  ASSERT_TRUE(monitor.Start().ok());  // the first scan gets stuck in 4200's maps
+
+  ASSERT_EQ(stuck->List().size(), 1u);
+  EXPECT_EQ(stuck->List()[0].source, "procfs");
+  EXPECT_EQ(stuck->List()[0].what, stuck_path);
+  EXPECT_EQ(stuck->abandoned_threads(), 1);
+  std::string text = prometheus::TextSerializer().Serialize(monitor.BuildExposition());
+  EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"procfs\"}").value_or(0), 1);
+
+  RunLoopFor(clock, loop, seconds(11));  // the next scan, on a new thread
+  ASSERT_TRUE(board->latest().has_value());
+  std::vector<int> pids;
+  for (const RailConsumer& c : board->latest()->ConsumersOf("mlx5_0")) pids.push_back(c.pid);
+  std::sort(pids.begin(), pids.end());
+  EXPECT_EQ(pids, (std::vector<int>{4100, 4200}));
+  bool named = false;
+  for (const Finding& f : monitor.CurrentFindings())
+    named = named || (f.check == "read_failed" && f.subject == "procfs" &&
+                      f.message.find(stuck_path) != std::string::npos);
+  EXPECT_TRUE(named);
+
+  procfs.Release();  // the stuck read returns: its thread ends on its own
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (stuck->abandoned_threads() != 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::yield();
+  EXPECT_EQ(stuck->abandoned_threads(), 0);
+  EXPECT_EQ(stuck->size(), 0u);
 }
 
 }  // namespace

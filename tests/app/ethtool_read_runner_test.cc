@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -17,9 +18,11 @@
 #include "daemon/monitor.h"
 #include "daemon/source_stall_component.h"
 #include "link_quality/ethtool_component.h"
+#include "support/blocking_file_system.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/fake_snapshot_source.h"
+#include "support/gate.h"
 #include "support/http_client.h"
 #include "support/node_builder.h"
 
@@ -96,17 +99,6 @@ EthtoolSources OpenOn(const std::shared_ptr<BlockingKernel>& kernel) {
   sources.statistics = std::make_unique<BlockingEthtool>(kernel);
   sources.netlink = std::make_unique<BlockingEthtool>(kernel);
   return sources;
-}
-
-// Waits (bounded) until `done` holds.
-template <typename Condition>
-bool Eventually(Condition done) {
-  const auto until = std::chrono::steady_clock::now() + seconds(30);
-  while (!done()) {
-    if (std::chrono::steady_clock::now() > until) return false;
-    std::this_thread::sleep_for(milliseconds(1));
-  }
-  return true;
 }
 
 EthtoolReadDeadline ShortDeadline(const std::shared_ptr<BlockingKernel>& kernel,
@@ -212,13 +204,44 @@ TEST(EthtoolReadRunnerTest, StoppingAndDestroyingDoNotWaitOnAStuckCall) {
   auto stuck = std::make_shared<StuckCalls>();
   {
     EthtoolReadRunner runner(OpenOn(kernel), ShortDeadline(kernel, stuck));
-    runner.Start();
     EXPECT_FALSE(runner.statistics()->ReadDriverStatistics(kStuck).ok());
     runner.Stop();
   }  // the stuck thread was detached: nothing here waits for it
   EXPECT_EQ(stuck->abandoned_threads(), 1);
   kernel->Release();
   EXPECT_TRUE(Eventually([&] { return stuck->abandoned_threads() == 0 && stuck->size() == 0; }));
+}
+
+// The poller's file reads (class/net/<netdev>/speed asks the driver under RTNL) go through the
+// runner's thread: a stuck one is named "read <path>", fails as an unreadable file (IoError ETIME)
+// without holding the caller, and the other files are still read.
+TEST(EthtoolReadRunnerTest, AStuckFileReadIsBoundedAndTheOtherFilesAreRead) {
+  auto kernel = std::make_shared<BlockingKernel>(kStuck);
+  auto stuck = std::make_shared<StuckCalls>();
+  FakeFileSystem files;
+  files.AddFile("/sys/class/net/ok0/speed", "100000\n");
+  files.AddFile("/sys/class/net/stuck0/speed", "100000\n");
+  BlockingFileSystem blocking(files);
+  blocking.Block("/sys/class/net/stuck0/speed");
+  EthtoolReadRunner runner(OpenOn(kernel), ShortDeadline(kernel, stuck));
+  std::unique_ptr<FileSystem> through = runner.FilesThrough(blocking);
+
+  StatusOr<std::string> healthy = through->ReadFile("/sys/class/net/ok0/speed", 64);
+  ASSERT_TRUE(healthy.ok());
+  EXPECT_EQ(*healthy, "100000\n");
+  StatusOr<std::string> wedged = through->ReadFile("/sys/class/net/stuck0/speed", 64);
+  EXPECT_EQ(wedged.status().code(), StatusCode::kIoError);
+  EXPECT_EQ(wedged.status().sys_errno(), ETIME);
+  ASSERT_EQ(stuck->List().size(), 1u);
+  EXPECT_EQ(stuck->List()[0].source, "ethtool");
+  EXPECT_EQ(stuck->List()[0].what, "read /sys/class/net/stuck0/speed");
+  EXPECT_TRUE(through->ReadFile("/sys/class/net/ok0/speed", 64).ok());  // a new thread
+  EXPECT_EQ(through->ReadFile("/sys/class/net/stuck0/speed", 64).status().sys_errno(), ETIME);
+  EXPECT_EQ(blocking.waiting(), 1);  // refused at once, not made again
+
+  blocking.Release();
+  EXPECT_TRUE(Eventually([&] { return stuck->size() == 0 && stuck->abandoned_threads() == 0; }));
+  EXPECT_TRUE(through->ReadFile("/sys/class/net/stuck0/speed", 64).ok());
 }
 
 }  // namespace

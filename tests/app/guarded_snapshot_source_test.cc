@@ -6,69 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <mutex>
-#include <set>
-#include <thread>
-
+#include "support/blocking_file_system.h"
 #include "support/fake_file_system.h"
 
 namespace rocewatch {
 namespace {
 
 using std::chrono::milliseconds;
-
-// A FakeFileSystem whose reads of the blocked paths wait until Release().
-class BlockingFileSystem final : public FileSystem {
- public:
-  FakeFileSystem files;
-
-  void Block(const std::string& path) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    blocked_.insert(path);
-  }
-  void Release() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    released_ = true;
-    changed_.notify_all();
-  }
-  // Reads waiting in a blocked path now.
-  int waiting() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return waiting_;
-  }
-  // Waits until no read waits (bounded: the test fails rather than hangs).
-  bool AwaitNoneWaiting() const {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return changed_.wait_for(lock, std::chrono::seconds(30), [&] { return waiting_ == 0; });
-  }
-
-  StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (blocked_.count(path) != 0) {
-      ++waiting_;
-      changed_.wait(lock, [&] { return released_; });
-      --waiting_;
-      changed_.notify_all();
-    }
-    lock.unlock();
-    return files.ReadFile(path, max_bytes);
-  }
-  StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override {
-    return files.ListDir(path);
-  }
-  StatusOr<std::string> ReadLink(const std::string& path) const override {
-    return files.ReadLink(path);
-  }
-  bool IsDirectory(const std::string& path) const override { return files.IsDirectory(path); }
-
- private:
-  mutable std::mutex mutex_;
-  mutable std::condition_variable changed_;
-  std::set<std::string> blocked_;  // GUARDED_BY(mutex_)
-  bool released_ = false;          // GUARDED_BY(mutex_)
-  mutable int waiting_ = 0;        // GUARDED_BY(mutex_)
-};
 
 // Reads every file of /node, each one a device named by its content; a failed read is counted.
 class FileListSource final : public SnapshotSource {
@@ -104,9 +48,9 @@ std::vector<std::string> DeviceNames(const NodeSnapshot& snapshot) {
 class GuardedSnapshotSourceTest : public ::testing::Test {
  protected:
   GuardedSnapshotSourceTest() {
-    fs_.files.AddFile("/node/1", "mlx5_0");
-    fs_.files.AddFile("/node/2", "mlx5_1");
-    fs_.files.AddFile("/node/3", "mlx5_2");
+    files_.AddFile("/node/1", "mlx5_0");
+    files_.AddFile("/node/2", "mlx5_1");
+    files_.AddFile("/node/3", "mlx5_2");
   }
   ~GuardedSnapshotSourceTest() override {
     fs_.Release();
@@ -130,7 +74,8 @@ class GuardedSnapshotSourceTest : public ::testing::Test {
     return *guard_;
   }
 
-  BlockingFileSystem fs_;
+  FakeFileSystem files_;
+  BlockingFileSystem fs_{files_};
   std::atomic<int> built_{0};
   std::atomic<bool> degraded_{false};
   std::unique_ptr<GuardedSnapshotSource> guard_;

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "core/event_loop.h"
+#include "gid_drift/watched_gid_table_source.h"
 #include "support/fake_clock.h"
 #include "support/fake_verbs_api.h"
 #include "verbs/verbs_event_watcher.h"
+#include "verbs/verbs_gid_table_source.h"
 
 namespace rocewatch {
 namespace {
@@ -113,6 +115,12 @@ class VerbsEventWatcherTest : public ::testing::Test {
     watcher_.Start();
   }
   void Step() { loop_.RunOnce(milliseconds(0)); }
+  // What a poll does: the GID reader makes the re-enumeration asked for (on its reading thread, in
+  // the daemon), then the component syncs the watcher.
+  void Poll() {
+    devices_.RefreshIfRequested();
+    watcher_.Sync();
+  }
 
   FakeClock clock_;
   EventLoop loop_{clock_};
@@ -146,7 +154,9 @@ TEST_F(VerbsEventWatcherTest, AnUnpluggedDeviceIsClosedAndReopenedWhenItReturns)
 
   api_.Replug("mlx5_0");
   clock_.Advance(seconds(30));
-  Step();  // the periodic re-enumeration
+  Step();  // the periodic re-enumeration is asked for, not made on the loop
+  EXPECT_EQ(devices_.Find("mlx5_0"), nullptr);
+  Poll();
   ASSERT_NE(devices_.Find("mlx5_0"), nullptr);
   EXPECT_EQ(api_.opens["mlx5_0"], 2);
   EXPECT_EQ(watcher_.watched().count("mlx5_0"), 1u);
@@ -171,11 +181,44 @@ TEST_F(VerbsEventWatcherTest, ANewDeviceIsPickedUpByThePeriodicRescan) {
   api_.AddDevice("mlx5_1", 2);
   clock_.Advance(seconds(29));
   Step();
+  Poll();
   EXPECT_EQ(devices_.Find("mlx5_1"), nullptr);
   clock_.Advance(seconds(1));
   Step();
+  EXPECT_EQ(devices_.Find("mlx5_1"), nullptr);  // asked for; the next poll's GID read makes it
+  Poll();
   EXPECT_NE(devices_.Find("mlx5_1"), nullptr);
   EXPECT_EQ(watcher_.watched().size(), 2u);
+  EXPECT_EQ(requests_.back(), "verbs device set changed");
+}
+
+TEST_F(VerbsEventWatcherTest, TheWatchedGidReaderMakesTheReEnumerationAskedFor) {
+  api_.AddDevice("mlx5_1", 2);
+  watcher_.Rescan();
+  EXPECT_EQ(devices_.Find("mlx5_1"), nullptr);  // asked for, not made on the loop
+  CallWatch watch(std::make_shared<StuckCalls>());
+  WatchedGidTableSource reader(std::make_unique<VerbsGidTableSource>(devices_), watch);
+  ASSERT_TRUE(reader.ReadDevice("mlx5_0").ok());
+  EXPECT_NE(devices_.Find("mlx5_1"), nullptr);  // opened by the re-enumeration
+  EXPECT_EQ(watcher_.watched().count("mlx5_1"), 0u);
+  watcher_.Sync();
+  EXPECT_EQ(watcher_.watched().count("mlx5_1"), 1u);
+  EXPECT_EQ(requests_.back(), "verbs device set changed");
+  ASSERT_TRUE(reader.ReadDevice("mlx5_0").ok());  // not asked again: no re-enumeration
+  EXPECT_EQ(api_.opens["mlx5_1"], 1);
+}
+
+// A reading thread given up on while the driver listed or opened devices leaves the set as it is
+// (the loop and a new reader use it now) and the re-enumeration to the next reader.
+TEST_F(VerbsEventWatcherTest, AReEnumerationGivenUpOnLeavesTheSetToTheNextReader) {
+  api_.AddDevice("mlx5_1", 2);
+  watcher_.Rescan();
+  devices_.RefreshIfRequested([] { return false; });
+  EXPECT_EQ(devices_.Find("mlx5_1"), nullptr);
+  EXPECT_EQ(api_.opens["mlx5_1"], 1);  // opened, then closed unused
+  Poll();
+  EXPECT_NE(devices_.Find("mlx5_1"), nullptr);
+  EXPECT_EQ(watcher_.watched().count("mlx5_1"), 1u);
 }
 
 TEST(VerbsEventWatcherLifetimeTest, DestructionUnwatchesEveryFdAndCancelsTheRescan) {

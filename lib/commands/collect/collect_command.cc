@@ -35,7 +35,7 @@ int RunCollect(const HostEnv& env, const CollectCommandOptions& options, std::os
   collect.kubelet = kubelet.get();
   // A recorded host (a bundle) gives its recordings back; a live one its sockets.
   collect.lldp = RecordingsFirst(env.lldp, fs, *env.clock, paths.host_root);
-  if (env.dcb) collect.dcb = DcbRecordingsFirst(env.dcb, fs, paths.host_root);
+  if (env.dcb) collect.dcb = DcbRecordingsFirst(env.dcb(), fs, paths.host_root);
   collect.clock = env.clock;
   if (options.daemon) {
     collect.daemon = LiveDaemon(*options.daemon, options.daemon_timeout, env.fetch);

@@ -21,7 +21,10 @@ class WatchedGidTableSource final : public GidTableSource {
       : source_(std::move(source)), watch_(watch) {}
 
   const char* name() const override { return source_->name(); }
+  // A re-enumeration asked for is made first, as its own watched call ("verbs re-enumeration"),
+  // and applied only if this thread was not given up on meanwhile.
   StatusOr<GidTableRead> ReadDevice(const std::string& device) override {
+    RefreshDevicesIfAsked([this] { return !watch_.abandoned(); });
     const std::string what = std::string(name()) + " " + device;
     if (!watch_.Begin(name(), what))
       return Status::Unavailable("a GID table read is stuck or was given up on: " + what);
@@ -31,6 +34,11 @@ class WatchedGidTableSource final : public GidTableSource {
   }
   void ForgetLayout() override { source_->ForgetLayout(); }
   void ReadWholeTablesNext() override { source_->ReadWholeTablesNext(); }
+  void RefreshDevicesIfAsked(const std::function<bool()>& still_wanted) override {
+    if (!watch_.Begin(name(), std::string(name()) + " re-enumeration")) return;
+    source_->RefreshDevicesIfAsked(still_wanted);
+    watch_.End();
+  }
 
  private:
   const std::unique_ptr<GidTableSource> source_;

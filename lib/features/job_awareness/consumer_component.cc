@@ -5,17 +5,41 @@
 #include <algorithm>
 
 #include "job_awareness/consumer_read_checks.h"
+#include "os/watched_file_system.h"
 
 namespace rocewatch {
+
+struct ConsumerComponent::ScanState {
+  ScanState(const FileSystem& base, CallWatch& watch, const HostPaths& paths,
+            Duration recheck_after)
+      : fs(base, watch, "procfs"),
+        scanner(fs, paths, ProcfsConsumerScanner::Options{recheck_after}) {}
+  WatchedFileSystem fs;
+  ProcfsConsumerScanner scanner;
+  ProcfsConsumerScan scan;  // the last one made
+};
+
+namespace {
+
+GuardedReaderOptions WithStuckCalls(GuardedReaderOptions reads) {
+  if (!reads.stuck) reads.stuck = std::make_shared<StuckCalls>();
+  return reads;
+}
+
+}  // namespace
 
 ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& paths,
                                      ConsumerOptions options,
                                      std::unique_ptr<PodResourcesSource> kubelet,
-                                     std::shared_ptr<ConsumerBoard> board)
+                                     std::shared_ptr<ConsumerBoard> board,
+                                     GuardedReaderOptions reads)
     : fs_(fs),
       paths_(paths),
       options_(options),
-      scanner_(fs, paths, ProcfsConsumerScanner::Options{options.recheck_after}),
+      reader_(WithStuckCalls(std::move(reads)),
+              [&fs, paths, recheck = options.recheck_after](CallWatch& watch) {
+                return std::make_shared<ScanState>(fs, watch, paths, recheck);
+              }),
       kubelet_(std::move(kubelet)),
       board_(std::move(board)),
       full_scan_wait_(options.min_full_scan_interval) {}
@@ -58,17 +82,18 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
     if (full) last_full_scan_ = now;
     const bool was_readable = !procfs_ || procfs_->procfs_readable;
     const size_t consumers_before = procfs_ ? ConsumerCount(*procfs_) : 0;
-    procfs_ = scanner_.Scan(now, full);
-    if (full_requested) {
-      // A requested re-scan that found no consumer the last scan missed (a kernel RDMA user,
-      // say) makes the next one wait twice as long: its cost stays bounded on such nodes.
-      full_scan_wait_ = ConsumerCount(*procfs_) > consumers_before
-                            ? options_.min_full_scan_interval
-                            : std::min(full_scan_wait_ * 2, options_.recheck_after);
+    if (Scan(ctx, now, full)) {
+      if (full_requested) {
+        // A requested re-scan that found no consumer the last scan missed (a kernel RDMA user,
+        // say) makes the next one wait twice as long: its cost stays bounded on such nodes.
+        full_scan_wait_ = ConsumerCount(*procfs_) > consumers_before
+                              ? options_.min_full_scan_interval
+                              : std::min(full_scan_wait_ * 2, options_.recheck_after);
+      }
+      // An unreadable process list is a state: counted once when it begins, not at every scan.
+      if (procfs_->procfs_readable ? procfs_->read_errors > 0 : was_readable)
+        ctx.CountSourceError("procfs", procfs_->read_errors);
     }
-    // An unreadable process list is a state: counted once when it begins, not at every scan.
-    if (procfs_->procfs_readable ? procfs_->read_errors > 0 : was_readable)
-      ctx.CountSourceError("procfs", procfs_->read_errors);
     if (kubelet_ && (full || !last_kubelet_request_ ||
                      now - *last_kubelet_request_ >= options_.kubelet_interval)) {
       kubelet_->Request();
@@ -83,6 +108,28 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   for (size_t i = 0; !merge && board_->latest() && i < snapshot.devices.size(); ++i)
     merge = board_->latest()->devices.count(snapshot.devices[i].name) == 0;
   if (merge) Merge(ctx, snapshot);
+}
+
+bool ConsumerComponent::Scan(MonitorContext& ctx, MonoTime now, bool full) {
+  std::optional<StuckCalls::Call> stuck;
+  Status scanned = reader_.Run(
+      [now, full](ScanState& state) { state.scan = state.scanner.Scan(now, full); }, &stuck);
+  if (!scanned.ok()) {
+    // The next scan is made by a new thread with a new scanner: a full one, the stuck read failing
+    // at once (read_failed names it while it lasts).
+    ctx.CountSourceError("procfs");
+    if (stuck)
+      spdlog::warn(
+          "procfs read stuck for over {} ms: {}; the consumer scan's reading thread is "
+          "given up on",
+          std::chrono::duration_cast<std::chrono::milliseconds>(reader_.deadline()).count(),
+          stuck->what);
+    else
+      spdlog::warn("consumer scan not made: {}", scanned.message());
+    return false;
+  }
+  procfs_ = std::move(reader_.state()->scan);
+  return true;
 }
 
 void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot) {

@@ -1,8 +1,12 @@
 #pragma once
 // Consumer tracking in the daemon: every scan_interval, an incremental procfs scan
-// (consumers/procfs_consumer_scanner.h), and every kubelet_interval (and with every full scan) a
-// kubelet pod-resources call (asynchronous: the answer is merged when it arrives), merged into the
-// shared ConsumerBoard that the traffic and GID drift components read. Exports
+// (consumers/procfs_consumer_scanner.h) on a reading thread of its own behind the read deadline
+// (os/guarded_reader.h: a process stuck in the kernel can hold the lock that its maps and environ
+// reads take; a read stuck past the deadline is reported as source "procfs" and the thread and its
+// scanner are given up on, the next scan starting afresh without that read), and every
+// kubelet_interval (and with every full scan) a kubelet pod-resources call (asynchronous: the
+// answer is merged when it arrives), merged into the shared ConsumerBoard that the traffic and GID
+// drift components read. Exports
 //   rocewatch_rdma_consumers{device}               consumers holding the device now
 //   rocewatch_rdma_consumers_known{device}         1 if the sources could tell (present or none)
 //   rocewatch_rdma_consumer_info{device, pid, comm, pod, namespace, container, job, nccl_version}
@@ -26,15 +30,18 @@
 #include "consumers/procfs_consumer_scanner.h"
 #include "job_awareness/consumer_merge.h"
 #include "model/consumer_board.h"
+#include "os/guarded_reader.h"
 
 namespace rocewatch {
 
 class ConsumerComponent final : public MonitorComponent {
  public:
-  // `kubelet` may be null (not a Kubernetes node, or disabled). REQUIRES: board non-null.
+  // `kubelet` may be null (not a Kubernetes node, or disabled). `reads`: where the procfs scan's
+  // stuck reads are reported, and its deadline (a null `stuck`: a StuckCalls of its own).
+  // REQUIRES: board non-null; fs outlives the component and every reading thread given up on.
   ConsumerComponent(const FileSystem& fs, const HostPaths& paths, ConsumerOptions options,
                     std::unique_ptr<PodResourcesSource> kubelet,
-                    std::shared_ptr<ConsumerBoard> board);
+                    std::shared_ptr<ConsumerBoard> board, GuardedReaderOptions reads = {});
 
   std::string_view name() const override { return "consumers"; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
@@ -48,11 +55,16 @@ class ConsumerComponent final : public MonitorComponent {
 
  private:
   void Merge(MonitorContext& ctx, const NodeSnapshot& snapshot);
+  // Scans procfs on the reading thread; false when the scan was not made or got stuck (counted
+  // and logged; the last scan stays).
+  bool Scan(MonitorContext& ctx, MonoTime now, bool full);
+
+  struct ScanState;  // the reading thread's: its watched procfs, scanner and last scan
 
   const FileSystem& fs_;
   const HostPaths paths_;
   const ConsumerOptions options_;
-  ProcfsConsumerScanner scanner_;
+  GuardedReader<ScanState> reader_;
   std::unique_ptr<PodResourcesSource> kubelet_;
   std::shared_ptr<ConsumerBoard> board_;
   std::optional<MonoTime> last_scan_;

@@ -28,7 +28,7 @@ EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
       statistics_error_(sources.statistics_error),
       netlink_error_(sources.netlink_error),
       runner_(std::move(sources), std::move(deadline)),
-      fs_(fs),
+      files_(runner_.FilesThrough(fs)),
       paths_(paths),
       link_quality_(options.link_quality),
       pfc_(options.pfc) {}
@@ -39,8 +39,7 @@ Status EthtoolComponent::Start(MonitorContext& ctx) {
     spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only", statistics_error_);
   if (!netlink_error_.empty())
     spdlog::warn("ethtool: netlink unavailable ({}); recordings only", netlink_error_);
-  runner_.Start();
-  poller_ = std::make_unique<EthtoolPoller>(fs_, paths_.host_root, paths_.sysfs_root,
+  poller_ = std::make_unique<EthtoolPoller>(*files_, paths_.host_root, paths_.sysfs_root,
                                             runner_.statistics(), runner_.netlink());
   return Status::Ok();
 }

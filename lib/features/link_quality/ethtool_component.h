@@ -27,7 +27,8 @@ class EthtoolComponent final : public MonitorComponent {
  public:
   // `sources` opened (HostEnv::ethtool); a null source leaves recordings as the only input (its
   // error is logged at Start). Their calls run on the component's reading thread behind
-  // `deadline` (link_quality/ethtool_read_runner.h). REQUIRES: fs outlives the component.
+  // `deadline` (link_quality/ethtool_read_runner.h). REQUIRES: fs outlives the component and
+  // its reading threads given up on (its file reads are made on them too).
   EthtoolComponent(EthtoolOptions options, const FileSystem& fs, const HostPaths& paths,
                    EthtoolSources sources, EthtoolReadDeadline deadline = {});
 
@@ -77,8 +78,9 @@ class EthtoolComponent final : public MonitorComponent {
   const std::string statistics_error_;
   const std::string netlink_error_;
   EthtoolReadRunner runner_;  // before poller_, which uses its sources
+  // The poller's file reads (class/net/<netdev>/speed, recordings), made on runner_'s thread.
+  const std::unique_ptr<FileSystem> files_;
   std::unique_ptr<EthtoolPoller> poller_;
-  const FileSystem& fs_;
   const HostPaths paths_;
 
   LinkQualityDetector link_quality_;

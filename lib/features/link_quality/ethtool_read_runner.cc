@@ -2,11 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <condition_variable>
-#include <mutex>
+#include <cerrno>
 #include <utility>
-
-#include "core/duration.h"
 
 namespace rocewatch {
 namespace {
@@ -42,21 +39,13 @@ T Answer(EthtoolReadRunner& runner, const std::string& name, const std::string& 
 
 }  // namespace
 
-// Shared by the loop and the reading thread; the thread holds it until it finishes, so a thread
-// given up on keeps its sources and its call alive for as long as it needs them.
-struct EthtoolReadRunner::Reader {
-  explicit Reader(std::shared_ptr<StuckCalls> stuck) : watch(std::move(stuck)) {}
-
-  CallWatch watch;
-  EthtoolSources sources;  // used and closed on the reading thread
-
-  std::mutex mutex;
-  std::condition_variable wake;      // to the thread: a call, or quit
-  std::condition_variable finished;  // to the loop: the call is done
-  Call call;                         // GUARDED_BY(mutex): the call to make, until taken
-  std::string what;                  // GUARDED_BY(mutex): "<call> <netdev>"
-  bool done = false;                 // GUARDED_BY(mutex)
-  bool quit = false;                 // GUARDED_BY(mutex)
+// A reading thread's: its sources, used and closed on it (a thread given up on keeps them until its
+// stuck call returns), and its watch, which brackets each call.
+struct EthtoolReadRunner::ReaderState {
+  ReaderState(EthtoolSources opened, CallWatch& call_watch)
+      : sources(std::move(opened)), watch(call_watch) {}
+  EthtoolSources sources;
+  CallWatch& watch;
 };
 
 class EthtoolReadRunner::Statistics final : public DriverStatisticsSource {
@@ -105,90 +94,78 @@ class EthtoolReadRunner::Netlink final : public EthtoolNetlinkSource {
   EthtoolReadRunner& runner_;
 };
 
+class EthtoolReadRunner::Files final : public FileSystem {
+ public:
+  Files(EthtoolReadRunner& runner, const FileSystem& base) : runner_(runner), base_(base) {}
+
+  StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes) const override {
+    return Through<StatusOr<std::string>>("read", path, [path, max_bytes](const FileSystem& fs) {
+      return fs.ReadFile(path, max_bytes);
+    });
+  }
+  StatusOr<std::vector<std::string>> ListDir(const std::string& path) const override {
+    return Through<StatusOr<std::vector<std::string>>>(
+        "list", path, [path](const FileSystem& fs) { return fs.ListDir(path); });
+  }
+  StatusOr<std::string> ReadLink(const std::string& path) const override {
+    return Through<StatusOr<std::string>>(
+        "readlink", path, [path](const FileSystem& fs) { return fs.ReadLink(path); });
+  }
+  bool IsDirectory(const std::string& path) const override {
+    StatusOr<bool> is = Through<StatusOr<bool>>(
+        "stat", path,
+        [path](const FileSystem& fs) -> StatusOr<bool> { return fs.IsDirectory(path); });
+    return is.ok() && *is;
+  }
+
+ private:
+  // The call on the reading thread, named "<call> <path>"; a refused or stuck one is IoError ETIME
+  // (what a failed read of the file gives its caller).
+  template <typename T>
+  T Through(const char* call, const std::string& path,
+            std::function<T(const FileSystem&)> read) const {
+    const FileSystem* base = &base_;
+    T answer = Answer<T>(runner_, call, path,
+                         [base, read = std::move(read)](EthtoolSources&) { return read(*base); });
+    if (!answer.ok() && answer.status().code() == StatusCode::kUnavailable)
+      return Status::IoError(answer.status().message(), ETIME);
+    return answer;
+  }
+
+  EthtoolReadRunner& runner_;
+  const FileSystem& base_;
+};
+
+std::unique_ptr<FileSystem> EthtoolReadRunner::FilesThrough(const FileSystem& base) {
+  return std::make_unique<Files>(*this, base);
+}
+
 EthtoolReadRunner::EthtoolReadRunner(EthtoolSources sources, EthtoolReadDeadline deadline)
     : deadline_(std::move(deadline)),
       stuck_(deadline_.stuck ? deadline_.stuck : std::make_shared<StuckCalls>()),
       first_(std::move(sources)) {
   if (first_.statistics) statistics_ = std::make_unique<Statistics>(*this);
   if (first_.netlink) netlink_ = std::make_unique<Netlink>(*this);
-}
-
-EthtoolReadRunner::~EthtoolReadRunner() { Stop(); }
-
-void EthtoolReadRunner::RunReader(std::shared_ptr<Reader> reader) {
-  std::unique_lock<std::mutex> lock(reader->mutex);
-  while (true) {
-    reader->wake.wait(lock, [&] { return reader->call || reader->quit; });
-    if (reader->quit) break;
-    Call call = std::exchange(reader->call, nullptr);
-    const std::string what = reader->what;
-    lock.unlock();
-    if (reader->watch.Begin(kSource, what)) {
-      call(reader->sources);
-      reader->watch.End();
+  GuardedReaderOptions options;
+  options.stuck = stuck_;
+  options.deadline = deadline_.call_deadline;
+  options.max_abandoned = deadline_.max_abandoned;
+  reader_ = std::make_unique<GuardedReader<ReaderState>>(options, [this](CallWatch& watch) {
+    EthtoolSources sources;
+    if (!first_taken_) {
+      sources = std::move(first_);
+      first_taken_ = true;
+    } else if (deadline_.reopen) {
+      sources = deadline_.reopen();  // on the loop thread: its network namespace
+    } else {
+      sources.statistics_error = sources.netlink_error =
+          "the ethtool sources were given up on with a stuck call";
     }
-    call = nullptr;  // what it holds is released here, not while the loop reads the answer
-    lock.lock();
-    reader->done = true;
-    reader->finished.notify_all();
-  }
-  lock.unlock();
-  reader->sources = EthtoolSources();  // its sockets are closed on this thread
-  if (reader->watch.abandoned()) reader->watch.stuck()->CountAbandonedThread(-1);
+    return std::make_shared<ReaderState>(std::move(sources), watch);
+  });
 }
 
-void EthtoolReadRunner::Start() {
-  if (reader_ == nullptr && stuck_->abandoned_threads() < deadline_.max_abandoned) StartReader();
-}
-
-void EthtoolReadRunner::StartReader() {
-  reader_ = std::make_shared<Reader>(stuck_);
-  if (!first_taken_) {
-    reader_->sources = std::move(first_);
-    first_taken_ = true;
-  } else if (deadline_.reopen) {
-    reader_->sources = deadline_.reopen();  // on the loop thread: its network namespace
-  } else {
-    reader_->sources.statistics_error = reader_->sources.netlink_error =
-        "the ethtool sources were given up on with a stuck call";
-  }
-  thread_ = std::thread(RunReader, reader_);
-}
-
-void EthtoolReadRunner::Stop() {
-  if (reader_ == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(reader_->mutex);
-    reader_->quit = true;
-  }
-  reader_->wake.notify_all();
-  thread_.join();  // idle between calls: returns at once
-  reader_.reset();
-}
-
-void EthtoolReadRunner::AbandonReader() {
-  stuck_->CountAbandonedThread(1);  // before the thread can see quit and count itself out
-  {
-    std::lock_guard<std::mutex> lock(reader_->mutex);
-    reader_->quit = true;  // seen once the stuck call returns
-  }
-  reader_->wake.notify_all();
-  thread_.detach();
-  reader_.reset();
-}
-
-bool EthtoolReadRunner::AwaitCall() {
-  std::unique_lock<std::mutex> lock(reader_->mutex);
-  std::optional<StuckCalls::Call> stuck = reader_->watch.AwaitOrTakeStuck(
-      lock, reader_->finished, deadline_.call_deadline, [&] { return reader_->done; });
-  if (!stuck) return true;
-  spdlog::warn(
-      "ethtool call stuck for over {} ms: {}; its reading thread is given up on and the netdev "
-      "is skipped until the call returns",
-      std::chrono::duration_cast<std::chrono::milliseconds>(deadline_.call_deadline).count(),
-      stuck->what);
-  return false;
-}
+EthtoolReadRunner::~EthtoolReadRunner() = default;
 
 std::optional<std::string> EthtoolReadRunner::StuckCallOf(const std::string& netdev) const {
   if (stuck_->size() == 0) return std::nullopt;  // no lock taken while nothing is stuck
@@ -203,23 +180,21 @@ std::optional<std::string> EthtoolReadRunner::StuckCallOf(const std::string& net
 Status EthtoolReadRunner::Run(const std::string& name, const std::string& netdev, Call call) {
   if (std::optional<std::string> stuck = StuckCallOf(netdev))
     return Status::Unavailable(*stuck + " is stuck in the kernel; " + netdev + " is skipped");
-  Start();
-  if (reader_ == nullptr)
-    return Status::Unavailable(std::to_string(stuck_->abandoned_threads()) +
-                               " ethtool reading threads stuck in the kernel");
-  const std::string what = name + " " + netdev;
-  {
-    std::lock_guard<std::mutex> lock(reader_->mutex);
-    reader_->call = std::move(call);
-    reader_->what = what;
-    reader_->done = false;
-  }
-  reader_->wake.notify_all();
-  if (AwaitCall()) return Status::Ok();
-  ++stalls_;
-  AbandonReader();
-  return Status::Unavailable(what + " did not return within " +
-                             FormatDuration(deadline_.call_deadline) + ": stuck in the kernel");
+  std::optional<StuckCalls::Call> stuck;
+  Status ran = reader_->Run(
+      [what = name + " " + netdev, call = std::move(call)](ReaderState& state) {
+        if (!state.watch.Begin(kSource, what)) return;  // given up on: refused
+        call(state.sources);
+        state.watch.End();
+      },
+      &stuck);
+  if (!ran.ok() && stuck)
+    spdlog::warn(
+        "ethtool call stuck for over {} ms: {}; its reading thread is given up on and the netdev "
+        "is skipped until the call returns",
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline_.call_deadline).count(),
+        stuck->what);
+  return ran;
 }
 
 }  // namespace rocewatch

@@ -24,11 +24,12 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "core/clock.h"
 #include "ethtool/ethtool_sources.h"
 #include "os/call_watch.h"
+#include "os/file_system.h"
+#include "os/guarded_reader.h"
 
 namespace rocewatch {
 
@@ -52,11 +53,16 @@ class EthtoolReadRunner {
   EthtoolReadRunner(const EthtoolReadRunner&) = delete;
   EthtoolReadRunner& operator=(const EthtoolReadRunner&) = delete;
 
-  // Starts the reading thread (the first call starts it too).
-  void Start();
   // Stops and joins the reading thread. It is idle (a call's caller waits for it, or gives it up),
-  // so this never waits on the kernel.
-  void Stop();
+  // so this never waits on the kernel. The next call starts one again.
+  void Stop() { reader_->Stop(); }
+
+  // A file system whose every call is made on the reading thread through `base`, named by its
+  // path (the poller's class/net/<netdev>/speed, whose show() asks the driver under RTNL, and the
+  // recordings under the host root): a stuck one is taken as any stuck call, and the path is
+  // refused at once (IoError ETIME) until it returns. Valid while the runner lives; loop thread
+  // only. REQUIRES: base outlives the runner and every reading thread given up on.
+  std::unique_ptr<FileSystem> FilesThrough(const FileSystem& base);
 
   // Sources whose calls run on the reading thread; null where the sources given at construction
   // had none. Valid while the runner lives; loop thread only.
@@ -66,7 +72,7 @@ class EthtoolReadRunner {
   // The calls stuck now. Thread-safe.
   const std::shared_ptr<StuckCalls>& stuck() const { return stuck_; }
   // Stuck calls taken so far (each gave up one thread).
-  uint64_t stalls() const { return stalls_; }
+  uint64_t stalls() const { return reader_->stalls(); }
 
   // A call on the reading thread's sources.
   using Call = std::function<void(EthtoolSources& sources)>;
@@ -77,15 +83,11 @@ class EthtoolReadRunner {
   Status Run(const std::string& name, const std::string& netdev, Call call);
 
  private:
-  struct Reader;  // a reading thread's state, shared with it
+  struct ReaderState;  // a reading thread's sources
   class Statistics;
   class Netlink;
+  class Files;
 
-  static void RunReader(std::shared_ptr<Reader> reader);
-  void StartReader();
-  void AbandonReader();
-  // Waits until the call is done (true) or stuck (false).
-  bool AwaitCall();
   // The call of `netdev` stuck now, if any.
   std::optional<std::string> StuckCallOf(const std::string& netdev) const;
 
@@ -95,9 +97,7 @@ class EthtoolReadRunner {
   bool first_taken_ = false;
   std::unique_ptr<DriverStatisticsSource> statistics_;
   std::unique_ptr<EthtoolNetlinkSource> netlink_;
-  std::shared_ptr<Reader> reader_;  // null until started, and after a give-up
-  std::thread thread_;              // reader_'s
-  uint64_t stalls_ = 0;
+  std::unique_ptr<GuardedReader<ReaderState>> reader_;
 };
 
 }  // namespace rocewatch

@@ -2,10 +2,24 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 namespace rocewatch {
 
-VerbsDeviceSet::RefreshResult VerbsDeviceSet::Refresh() {
+void VerbsDeviceSet::RefreshIfRequested(const std::function<bool()>& still_wanted) {
+  if (!refresh_requested_.exchange(false, std::memory_order_acq_rel)) return;
+  RefreshResult result = Refresh(still_wanted);
+  std::lock_guard<std::mutex> lock(results_mutex_);
+  results_.push_back(std::move(result));
+}
+
+std::vector<VerbsDeviceSet::RefreshResult> VerbsDeviceSet::TakeRefreshResults() {
+  std::lock_guard<std::mutex> lock(results_mutex_);
+  return std::exchange(results_, {});
+}
+
+VerbsDeviceSet::RefreshResult VerbsDeviceSet::Refresh(const std::function<bool()>& still_wanted) {
+  // The calls that reach the driver first (listing, opening), the set changed only after them.
   RefreshResult result;
   StatusOr<VerbsDeviceList> listed = api_.ListDevices();
   if (!listed.ok()) {
@@ -14,6 +28,23 @@ VerbsDeviceSet::RefreshResult VerbsDeviceSet::Refresh() {
     return result;
   }
   std::set<std::string> wanted(listed->names.begin(), listed->names.end());
+  std::vector<std::pair<std::string, std::unique_ptr<VerbsDevice>>> opened;
+  for (const std::string& name : wanted) {
+    if (open_.count(name) != 0) continue;
+    StatusOr<std::unique_ptr<VerbsDevice>> device = api_.OpenDevice(name);
+    if (!device.ok()) {
+      result.failed.emplace_back(name, device.status());
+      continue;
+    }
+    opened.emplace_back(name, std::move(device).value());
+  }
+  if (still_wanted && !still_wanted()) {
+    // Given up on while listing or opening: the set is someone else's now; what was opened is
+    // closed here, unused, and the re-enumeration is left to the next reader.
+    refresh_requested_.store(true, std::memory_order_release);
+    result.failed.clear();
+    return result;
+  }
   for (auto it = open_.begin(); it != open_.end();) {
     if (wanted.count(it->first) != 0) {
       ++it;
@@ -22,14 +53,8 @@ VerbsDeviceSet::RefreshResult VerbsDeviceSet::Refresh() {
     result.closed.push_back(it->first);
     it = open_.erase(it);
   }
-  for (const std::string& name : wanted) {
-    if (open_.count(name) != 0) continue;
-    StatusOr<std::unique_ptr<VerbsDevice>> device = api_.OpenDevice(name);
-    if (!device.ok()) {
-      result.failed.emplace_back(name, device.status());
-      continue;
-    }
-    open_[name].device = std::move(device).value();
+  for (auto& [name, device] : opened) {
+    open_[name].device = std::move(device);
     backoff_.erase(name);
     result.opened.push_back(name);
   }

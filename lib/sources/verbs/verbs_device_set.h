@@ -6,10 +6,21 @@
 // later Refresh() if it is listed again.
 //
 // "No devices" (no RDMA in the kernel, or none registered) is a state with a reason, not an error.
-// Threading: one thread (the event loop). Lifetime: holds `api` by reference; it must outlive this.
+//
+// In the daemon the periodic re-enumeration is asked for (RequestRefresh) on the loop and made by
+// the GID reader (RefreshIfRequested, at its next device read), on the reading thread behind the
+// read deadline: ibv_get_device_list and ibv_open_device reach the driver, which may be wedged.
+// The loop takes what those refreshes found (TakeRefreshResults) after the poll.
+//
+// Threading: one thread at a time: the loop, or the reading thread while the loop waits for it
+// (the handoff orders their accesses). RequestRefresh and TakeRefreshResults are thread-safe.
+// Lifetime: holds `api` by reference; it must outlive this.
 
+#include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -49,7 +60,16 @@ class VerbsDeviceSet {
   VerbsDeviceSet(const VerbsDeviceSet&) = delete;
   VerbsDeviceSet& operator=(const VerbsDeviceSet&) = delete;
 
-  RefreshResult Refresh();
+  // `still_wanted` (if set) is asked after the listing and the opening, before the set changes:
+  // false (the calling thread was given up on while the driver answered) leaves the set as it is
+  // and closes what was opened.
+  RefreshResult Refresh(const std::function<bool()>& still_wanted = nullptr);
+  // Asks for a Refresh at the next RefreshIfRequested.
+  void RequestRefresh() { refresh_requested_.store(true, std::memory_order_release); }
+  // Refreshes if asked since the last one, keeping the result for TakeRefreshResults.
+  void RefreshIfRequested(const std::function<bool()>& still_wanted = nullptr);
+  // The results of the refreshes RefreshIfRequested made since the last call, oldest first.
+  std::vector<RefreshResult> TakeRefreshResults();
 
   bool empty() const { return open_.empty(); }
   size_t size() const { return open_.size(); }
@@ -88,6 +108,9 @@ class VerbsDeviceSet {
   };
   std::map<std::string, Backoff> backoff_;
   std::string absent_reason_ = "not enumerated yet";
+  std::atomic<bool> refresh_requested_{false};
+  std::mutex results_mutex_;
+  std::vector<RefreshResult> results_;  // GUARDED_BY(results_mutex_)
 };
 
 }  // namespace rocewatch

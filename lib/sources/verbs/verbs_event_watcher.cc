@@ -30,16 +30,19 @@ void VerbsEventWatcher::ScheduleRescan() {
   });
 }
 
-void VerbsEventWatcher::Rescan() {
-  VerbsDeviceSet::RefreshResult result = devices_.Refresh();
-  if (!result.list_status.ok())
-    spdlog::warn("verbs: enumerating RDMA devices failed: {}", result.list_status.ToString());
-  for (const auto& [name, status] : result.failed)
-    spdlog::warn("verbs: cannot open {}: {}", name, status.ToString());
-  for (const std::string& name : result.opened) spdlog::info("verbs: opened {}", name);
-  for (const std::string& name : result.closed) spdlog::info("verbs: {} is gone, closed", name);
+void VerbsEventWatcher::Sync() {
+  bool changed = false;
+  for (const VerbsDeviceSet::RefreshResult& result : devices_.TakeRefreshResults()) {
+    if (!result.list_status.ok())
+      spdlog::warn("verbs: enumerating RDMA devices failed: {}", result.list_status.ToString());
+    for (const auto& [name, status] : result.failed)
+      spdlog::warn("verbs: cannot open {}: {}", name, status.ToString());
+    for (const std::string& name : result.opened) spdlog::info("verbs: opened {}", name);
+    for (const std::string& name : result.closed) spdlog::info("verbs: {} is gone, closed", name);
+    changed = changed || result.changed();
+  }
   SyncWatchedFds();
-  if (result.changed()) request_snapshot_("verbs device set changed");
+  if (changed) request_snapshot_("verbs device set changed");
 }
 
 void VerbsEventWatcher::SyncWatchedFds() {
@@ -74,7 +77,7 @@ void VerbsEventWatcher::OnReadable(const std::string& device, short revents) {
   if (!outcome.device_lost) return;
   ++devices_lost_;
   spdlog::warn("verbs: lost {} ({}); closed it, re-enumerating", device, outcome.lost_reason);
-  SyncWatchedFds();  // before Rescan opens anything that could reuse the fd number
+  SyncWatchedFds();  // before a re-enumeration opens anything that could reuse the fd number
   Rescan();
   request_snapshot_("verbs device lost " + device);
 }

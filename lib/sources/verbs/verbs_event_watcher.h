@@ -2,8 +2,10 @@
 // Puts the async fds of the open verbs devices on the event loop. GID_CHANGE, PORT_ACTIVE and
 // PORT_ERR ask for a GID snapshot (the caller's settle delay and coalescing apply: the kernel
 // sends one GID_CHANGE per entry added or removed). DEVICE_FATAL, a failing fd or an fd hangup
-// close the device and re-enumerate at once; a periodic re-enumeration picks up new devices. Every
-// change of the device set asks for a snapshot too.
+// close the device and ask for a re-enumeration and a snapshot; a periodic re-enumeration picks up
+// new devices. A re-enumeration is asked for, not made here: the GID reader makes it at its next
+// read, on its reading thread behind the read deadline (VerbsDeviceSet::RefreshIfRequested), and
+// Sync() takes what it found. Every change of the device set asks for a snapshot too.
 //
 // Threading: the event-loop thread. Lifetime: `loop` and `devices` must outlive this; the
 // destructor unwatches every fd and cancels the rescan timer.
@@ -31,11 +33,12 @@ class VerbsEventWatcher {
   // Watches the fds of the devices open now and schedules the periodic re-enumeration.
   void Start();
 
-  // Re-enumerates now (also what the timer does).
-  void Rescan();
-  // Watches the fds of devices opened since (e.g. by a GID read) and unwatches closed ones. Cheap:
-  // call it after every snapshot.
-  void Sync() { SyncWatchedFds(); }
+  // Asks for a re-enumeration at the GID reader's next read (also what the timer does).
+  void Rescan() { devices_.RequestRefresh(); }
+  // Logs the re-enumerations made since, watches the fds of devices opened since (by a
+  // re-enumeration or a GID read), unwatches closed ones, and asks for a snapshot if the device
+  // set changed. Cheap: call it after every snapshot.
+  void Sync();
 
   uint64_t events_read() const { return events_read_; }
   uint64_t devices_lost() const { return devices_lost_; }

@@ -9,6 +9,8 @@
 // with a "gone" errno (ENODEV, EIO, ENXIO) is closed: ReadDevice reports NotFound and the device
 // set re-opens it when it is listed again. A device not open yet (new since the last enumeration)
 // is opened on its first read; one that cannot be opened is Unavailable (retried with backoff).
+// A re-enumeration the loop asked for (VerbsDeviceSet::RequestRefresh) is made by
+// RefreshDevicesIfAsked, which the daemon's watched source calls before each device read.
 //
 // Threading: one thread. Lifetime: `devices` must outlive this.
 
@@ -28,6 +30,9 @@ class VerbsGidTableSource final : public GidTableSource {
 
   const char* name() const override { return "verbs"; }
   StatusOr<GidTableRead> ReadDevice(const std::string& device) override;
+  void RefreshDevicesIfAsked(const std::function<bool()>& still_wanted) override {
+    devices_.RefreshIfRequested(still_wanted);
+  }
 
   VerbsDeviceSet& devices() { return devices_; }
 
