@@ -1,19 +1,18 @@
 #include "diagnose/diagnose_command.h"
 
 #include <cstdlib>
-#include <ctime>
 
+#include "core/event_loop.h"
 #include "core/terminal_text.h"
-#include "daemon/components.h"
 #include "daemon/defaults.h"
 #include "daemon/gid_source_factory.h"
 #include "daemon/inventory_snapshot_source.h"
-#include "daemon/monitor.h"
 #include "diagnose/configuration_checks.h"
 #include "diagnose/configuration_facts.h"
 #include "diagnose/daemon_recording.h"
 #include "diagnose/daemon_view.h"
 #include "diagnose/diagnose_report.h"
+#include "diagnose/diagnose_watch.h"
 #include "diagnose/gid_table_checks.h"
 #include "diagnose/npd_verdict.h"
 #include "diagnose/persisted_state_checks.h"
@@ -30,18 +29,6 @@
 
 namespace rocewatch {
 namespace {
-
-std::string FormatTime(double unix_seconds) {
-  std::time_t whole = static_cast<std::time_t>(unix_seconds);
-  std::tm tm;
-  gmtime_r(&whole, &tm);
-  char text[40];
-  std::strftime(text, sizeof(text), "%H:%M:%S", &tm);
-  char millis[8];
-  std::snprintf(millis, sizeof(millis), ".%03d",
-                static_cast<int>((unix_seconds - static_cast<double>(whole)) * 1000));
-  return std::string(text) + millis + "Z";
-}
 
 // Merges the daemon's findings, live or recorded in a bundle (docs/diagnose.md, "The daemon").
 // Whatever happened is one info finding: merged, or why the daemon's answer is not used.
@@ -110,105 +97,96 @@ void ReportRefusedReads(const RefusedReads& refused, const HostPaths& paths,
        "a live host root, replace the absolute link with a relative one inside the root."});
 }
 
-}  // namespace
-
-StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseOptions& options,
-                                             std::ostream& err) {
-  const HostPaths& paths = options.common.paths;
-  // Whole-file reads throughout: a one-shot command keeps nothing open.
+// Who uses each rail, once: every process's descriptors, and the kubelet (docs/diagnose.md).
+void ScanConsumersOnce(const HostEnv& env, const DiagnoseOptions& options, DiagnoseReport& report) {
   const FileSystem& fs = *env.files;
+  const HostPaths& paths = options.common.paths;
+  std::vector<std::string> devices;
+  for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
+  ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(env.clock->Now(), true);
+  std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
+  std::optional<KubeletAnswer> answer;
+  if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
+  report.consumers = MergeConsumers(
+      devices, &scan, answer ? &*answer : nullptr,
+      kubelet ? std::vector<std::string>{}
+              : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
+  std::vector<Finding> failed = CheckConsumerSourceReads(&scan, answer ? &*answer : nullptr);
+  report.findings.insert(report.findings.end(), failed.begin(), failed.end());
+}
+
+// Link quality, once: two samples --link-window apart, except for netdevs the daemon rates
+// (docs/diagnose.md).
+void LookAtLinksOnce(const HostEnv& env, const DiagnoseOptions& options, const DaemonView* daemon,
+                     DiagnoseReport& report) {
+  const FileSystem& fs = *env.files;
+  const HostPaths& paths = options.common.paths;
   const Clock& clock = *env.clock;
-  if (!fs.IsDirectory(paths.sysfs_root)) {
-    return Status::InvalidArgument("cannot read sysfs at " + paths.sysfs_root +
-                                   ": not a directory (check --host-root / --sysfs-root)");
-  }
-  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
-  if (!gids.ok()) return gids.status();
-  // One-shot reads: nothing is kept open, everything is read on every snapshot.
-  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), /*max_open=*/0);
-  InventorySnapshotSource source(poller, gids->source(), clock, GidReadPolicy{},
-                                 kReadEverythingEverySnapshot);
-
-  DiagnoseReport report;
-  report.gid_source = gids->source().name();
-  // The daemon is asked first: its windowed figures spare this run a wait, and --watch starts
-  // from its baselines.
-  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
-  // A bundle's recorded answer stands in for the live daemon unless --daemon named one.
-  std::optional<DaemonView> daemon;
-  if (options.daemon && !options.daemon_given)
-    daemon = ReadDaemonRecording(fs, paths.host_root, boot_id);
-  if (options.daemon && !daemon) daemon = AskDaemon(options, boot_id, env.fetch);
-  std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
-  if (options.watch) {
-    if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
-    // Run the daemon's components for the watch period; they report what happens as events.
+  LinkQualityLookOptions look_options;
+  look_options.optics = options.optics;
+  look_options.window = options.link_window;
+  if (daemon && daemon->usable() && daemon->state)
+    look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(*daemon->state);
+  auto wait = [&clock](Duration d) {
     EventLoop loop(clock);
-    RunOptions run_options;
-    run_options.common = options.common;
-    run_options.interval = options.interval;
-    run_options.state_file.clear();  // diagnose never touches the daemon's state
-    Monitor monitor(loop, source, MonitorOptions{options.interval, run_options.settle});
-    run_options.consumers.kubelet_socket = options.consumers.kubelet_socket;
-    if (!options.optics) run_options.ethtool.optics_interval = Duration::zero();
-    ComponentSet components = BuildComponents({run_options, env, fs, fs, gids->verbs_devices()});
-    TrafficComponent* traffic = components.traffic;
-    const EthtoolComponent* ethtool = components.ethtool;
-    const ConsumerComponent* consumers = components.consumers;
-    for (auto& component : components.all) monitor.AddComponent(std::move(component));
-    // The first rates and states agree with the daemon's (docs/diagnose.md, "The daemon").
-    // A recording's counters are of another time: only a live daemon's seed the watch.
-    if (traffic && daemon && daemon->usable() && daemon->state && !daemon->recorded_at_unix)
-      traffic->Resume(DaemonTrafficView(*daemon->state, clock.Now(), clock.UnixSeconds()));
-    // Per-rail rates and traffic states at every periodic poll.
-    monitor.SetSnapshotObserver([&](const NodeSnapshot&, SnapshotTrigger trigger) {
-      if (options.json || !traffic || trigger != SnapshotTrigger::kPeriodic) return;
-      std::string rates = traffic->RatesLine();
-      if (!rates.empty()) err << FormatTime(clock.UnixSeconds()) << "  traffic  " << rates << "\n";
-    });
-    monitor.SetEventObserver([&](double when, std::string_view what) {
-      std::string line = FormatTime(when) + "  " + std::string(what);
-      report.watch_log.push_back(line);
-      err << TerminalSafe(line) << "\n" << std::flush;  // live, on stderr in both modes
-    });
-    if (!options.json) {
-      err << "watching for " << std::chrono::duration<double>(*options.watch).count()
-          << " s (link, address and GID events are printed as they happen)...\n";
-    }
-    Status started = monitor.Start();
-    if (!started.ok()) return Status::Unavailable(started.ToString());
-    loop.ScheduleAfter(*options.watch, [&loop] { loop.Stop(); });
+    loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
     loop.Run();
-    report.snapshot = monitor.latest_snapshot();
-    report.findings = monitor.CurrentFindings();
-    if (ethtool) report.link_quality = ethtool->ReportEntries();
-    for (LinkQualityEntry& entry : report.link_quality)
-      if (entry.quality && entry.quality->window_seconds > 0)
-        entry.figures = LinkFiguresSource::kWatch;
-    if (consumers) report.consumers = consumers->board().latest();
-    monitor.Stop();
-  } else {
-    StatusOr<NodeSnapshot> snapshot = source.Take();
-    if (!snapshot.ok())
-      return Status::Unavailable("cannot read the RDMA devices: " + snapshot.status().ToString());
-    report.snapshot = std::move(snapshot).value();
-  }
-  if (!report.consumers) {
-    // Who uses each rail: every process's descriptors, and the kubelet (docs/diagnose.md).
-    std::vector<std::string> devices;
-    for (const Device& device : report.snapshot.devices) devices.push_back(device.name);
-    ProcfsConsumerScan scan = ProcfsConsumerScanner(fs, paths).Scan(clock.Now(), true);
-    std::unique_ptr<PodResourcesSource> kubelet = env.kubelet(fs, paths, options.consumers);
-    std::optional<KubeletAnswer> answer;
-    if (kubelet) answer = KubeletAnswerOf(*kubelet, kubelet->ListNow(), fs, paths, devices);
-    report.consumers = MergeConsumers(
-        devices, &scan, answer ? &*answer : nullptr,
-        kubelet ? std::vector<std::string>{}
-                : std::vector<std::string>{"kubelet: not used (--kubelet-socket none)"});
-    std::vector<Finding> failed = CheckConsumerSourceReads(&scan, answer ? &*answer : nullptr);
-    report.findings.insert(report.findings.end(), failed.begin(), failed.end());
-  }
+  };
+  EthtoolSources ethtool = env.ethtool();
+  EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, ethtool.statistics.get(),
+                       ethtool.netlink.get());
+  LinkQualityLook look = LookAtLinkQuality(
+      poller, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll), clock, wait, look_options);
+  report.link_quality = std::move(look.entries);
+  report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
+}
 
+// Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
+// running jobs, GID layout, counters. Policy rules come from this network namespace, like the
+// addresses.
+void CheckConfiguration(const FileSystem& fs, const HostPaths& paths,
+                        const NodeSnapshot* before_watch,
+                        const std::map<std::string, NetdevState>& known_states,
+                        const NetlinkNetdevReader& live_netdevs, DiagnoseReport& report) {
+  ConfigurationFacts facts =
+      ReadConfigurationFacts(fs, paths, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll));
+  for (NetdevReport& netdev : report.netdevs)
+    if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
+      netdev.managed_by = NetdevManagerLabel(config->managed_by);
+  ConfigurationCheckInput input;
+  input.snapshot = &report.snapshot;
+  input.earlier = before_watch;
+  input.netdevs = &known_states;
+  input.host = &facts.host;
+  input.nccl = &facts.nccl;
+  input.policy_rules = live_netdevs.rules() ? &*live_netdevs.rules() : nullptr;
+  std::vector<Finding> configuration = RunConfigurationChecks(input);
+  report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
+}
+
+// What the daemon last knew on this boot: its state file, read only (docs/diagnose.md).
+void CheckPersistedState(const FileSystem& fs, const HostPaths& paths, const std::string& boot_id,
+                         const std::map<std::string, NetdevState>& known_states,
+                         DiagnoseReport& report) {
+  const std::string state_path = JoinPath(paths.host_root, defaults::kStateFile);
+  auto text = fs.ReadFile(state_path, GidStateStore::kMaxStateBytes);
+  if (!text.ok()) return;
+  StatusOr<PersistedGidState> persisted = ParseGidState(*text);
+  if (!persisted.ok()) return;
+  std::vector<Finding> missing = CheckAgainstPersistedState(
+      report.snapshot, known_states, *persisted, boot_id, defaults::kStateFile);
+  report.findings.insert(report.findings.end(), missing.begin(), missing.end());
+}
+
+// The report step both paths share: the netdevs, link quality (one-shot), the checks of ports,
+// GID tables, configuration and the persisted state, each rail's far end, and the daemon's
+// findings. `before_watch`: the counters at the start of --watch (null without it).
+void CompleteReport(const HostEnv& env, const DiagnoseOptions& options, const DaemonView* daemon,
+                    const std::string& boot_id, const NodeSnapshot* before_watch,
+                    DiagnoseReport& report) {
+  const FileSystem& fs = *env.files;
+  const HostPaths& paths = options.common.paths;
+  if (!report.consumers) ScanConsumersOnce(env, options, report);
   // Links, addresses and policy rules through the daemon's rtnetlink stack, in one dump; a
   // bundle's recorded addresses stand in for this namespace's (docs/bundle.md).
   std::unique_ptr<RtnetlinkSource> rtnetlink = env.rtnetlink(kDefaultNetlinkReceiveBufferBytes);
@@ -220,26 +198,7 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
     if (observation.in_namespace) known_states[name] = observation.state;
     report.netdevs.push_back({observation, "unknown"});
   }
-  if (!options.watch) {
-    // Two samples --link-window apart, except for netdevs the daemon rates (docs/diagnose.md).
-    LinkQualityLookOptions look_options;
-    look_options.optics = options.optics;
-    look_options.window = options.link_window;
-    if (daemon && daemon->usable() && daemon->state)
-      look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(*daemon->state);
-    auto wait = [&clock](Duration d) {
-      EventLoop loop(clock);
-      loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
-      loop.Run();
-    };
-    EthtoolSources ethtool = env.ethtool();
-    EthtoolPoller poller(fs, paths.host_root, paths.sysfs_root, ethtool.statistics.get(),
-                         ethtool.netlink.get());
-    LinkQualityLook look = LookAtLinkQuality(
-        poller, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll), clock, wait, look_options);
-    report.link_quality = std::move(look.entries);
-    report.findings.insert(report.findings.end(), look.findings.begin(), look.findings.end());
-  }
+  if (!options.watch) LookAtLinksOnce(env, options, daemon, report);
   if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
@@ -249,33 +208,8 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
         CheckReadFailures(report.snapshot, report.snapshot.read_failures);
     report.findings.insert(report.findings.end(), unknown.begin(), unknown.end());
   }
-
-  // Configuration checks (docs/diagnose.md): who configures the RNIC netdevs, NCCL settings of
-  // running jobs, GID layout, counters. Policy rules come from this network namespace, like the
-  // addresses above.
-  ConfigurationFacts facts =
-      ReadConfigurationFacts(fs, paths, RnicNetdevs(report.snapshot, RnicNetdevScope::kAll));
-  for (NetdevReport& netdev : report.netdevs)
-    if (const NetdevConfig* config = facts.host.Find(netdev.observation.state.name))
-      netdev.managed_by = NetdevManagerLabel(config->managed_by);
-  ConfigurationCheckInput input;
-  input.snapshot = &report.snapshot;
-  input.earlier = before_watch ? &*before_watch : nullptr;
-  input.netdevs = &known_states;
-  input.host = &facts.host;
-  input.nccl = &facts.nccl;
-  input.policy_rules = live_netdevs.rules() ? &*live_netdevs.rules() : nullptr;
-  std::vector<Finding> configuration = RunConfigurationChecks(input);
-  report.findings.insert(report.findings.end(), configuration.begin(), configuration.end());
-  // What the daemon last knew on this boot: its state file, read only (docs/diagnose.md).
-  const std::string state_path = JoinPath(paths.host_root, defaults::kStateFile);
-  if (auto text = fs.ReadFile(state_path, GidStateStore::kMaxStateBytes); text.ok()) {
-    if (StatusOr<PersistedGidState> persisted = ParseGidState(*text); persisted.ok()) {
-      std::vector<Finding> missing = CheckAgainstPersistedState(
-          report.snapshot, known_states, *persisted, boot_id, defaults::kStateFile);
-      report.findings.insert(report.findings.end(), missing.begin(), missing.end());
-    }
-  }
+  CheckConfiguration(fs, paths, before_watch, known_states, live_netdevs, report);
+  CheckPersistedState(fs, paths, boot_id, known_states, report);
   // Each rail's far end: the daemon's LLDP neighbor, else a bundle's recording.
   RailNeighborLook neighbors = LookUpRailNeighbors(
       report.snapshot, daemon && daemon->usable() ? &daemon->metrics : nullptr, fs, paths);
@@ -284,6 +218,51 @@ StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseO
                          neighbors.findings.end());
   if (daemon) MergeFromDaemon(*daemon, boot_id, report);
   if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
+}
+
+}  // namespace
+
+StatusOr<DiagnoseReport> BuildDiagnoseReport(const HostEnv& env, const DiagnoseOptions& options,
+                                             std::ostream& err) {
+  const HostPaths& paths = options.common.paths;
+  // Whole-file reads throughout: a one-shot command keeps nothing open.
+  const FileSystem& fs = *env.files;
+  if (!fs.IsDirectory(paths.sysfs_root)) {
+    return Status::InvalidArgument("cannot read sysfs at " + paths.sysfs_root +
+                                   ": not a directory (check --host-root / --sysfs-root)");
+  }
+  StatusOr<OpenedGidSource> gids = OpenGidSource(options.common.gid_source, env.verbs(), fs, paths);
+  if (!gids.ok()) return gids.status();
+  // One-shot reads: nothing is kept open, everything is read on every snapshot.
+  SysfsPoller poller(fs, paths.sysfs_root, &gids->source(), /*max_open=*/0);
+  InventorySnapshotSource source(poller, gids->source(), *env.clock, GidReadPolicy{},
+                                 kReadEverythingEverySnapshot);
+
+  DiagnoseReport report;
+  report.gid_source = gids->source().name();
+  // The daemon is asked first: its windowed figures spare this run a wait, and --watch starts
+  // from its baselines. A bundle's recorded answer stands in for the live daemon unless --daemon
+  // named one.
+  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
+  std::optional<DaemonView> daemon;
+  if (options.daemon && !options.daemon_given)
+    daemon = ReadDaemonRecording(fs, paths.host_root, boot_id);
+  if (options.daemon && !daemon) daemon = AskDaemon(options, boot_id, env.fetch);
+  const DaemonView* daemon_view = daemon ? &*daemon : nullptr;
+  std::optional<NodeSnapshot> before_watch;  // counters at the start of --watch
+  if (options.watch) {
+    if (StatusOr<NodeSnapshot> first = source.Take(); first.ok()) before_watch = std::move(*first);
+    Status watched =
+        WatchNode(env, options, source, gids->verbs_devices(), daemon_view, report, err);
+    if (!watched.ok()) return watched;
+  } else {
+    StatusOr<NodeSnapshot> snapshot = source.Take();
+    if (!snapshot.ok())
+      return Status::Unavailable("cannot read the RDMA devices: " + snapshot.status().ToString());
+    report.snapshot = std::move(snapshot).value();
+  }
+  CompleteReport(env, options, daemon_view, boot_id, before_watch ? &*before_watch : nullptr,
+                 report);
   return report;
 }
 
