@@ -138,6 +138,18 @@ FlagTable& FlagTable::Count(std::string name, std::string help, size_t& field) {
              });
 }
 
+FlagTable& FlagTable::Switch(std::string name, std::string help, bool& field) {
+  Add(std::move(name), std::move(help), field ? "true" : "false", "",
+      [&field](const std::string& text) {
+        field = text == "true";
+        return Status::Ok();
+      });
+  rows_.back().is_switch = true;
+  rows_.back().switched_on = field;
+  rows_.back().show_default = false;
+  return *this;
+}
+
 FlagTable& FlagTable::Group(std::string group) {
   group_ = std::move(group);
   return *this;
@@ -150,17 +162,21 @@ FlagTable& FlagTable::Custom(std::string name, std::string help, std::string def
 
 void FlagTable::AddTo(CLI::App& command) {
   for (Row& row : rows_) {
-    CLI::Option* option = command.add_option(row.name, row.text, row.help)
-                              ->envname(row.env)
-                              ->type_name(row.type_name);
+    CLI::Option* option =
+        row.is_switch ? command.add_flag(row.name, row.switched_on, row.help)->envname(row.env)
+                      : command.add_option(row.name, row.text, row.help)
+                            ->envname(row.env)
+                            ->type_name(row.type_name);
     if (!row.group.empty()) option->group(row.group);
     if (row.show_default) option->capture_default_str();
   }
 }
 
 Status FlagTable::Apply() const {
-  for (const Row& row : rows_)
-    if (Status applied = row.apply(row.text); !applied.ok()) return applied;
+  for (const Row& row : rows_) {
+    const std::string text = row.is_switch ? (row.switched_on ? "true" : "false") : row.text;
+    if (Status applied = row.apply(text); !applied.ok()) return applied;
+  }
   return Status::Ok();
 }
 

@@ -40,6 +40,8 @@ class FlagTable {
     std::string type_name = "TEXT";  // what --help calls the value: DURATION, INT, NUMBER, TEXT
     std::string group;               // the --help section; empty: the command's options
     bool show_default = true;
+    bool is_switch = false;    // a flag without a value (Switch)
+    bool switched_on = false;  // a switch's value as given
     // Parses `text` into the bound field; InvalidArgument naming the flag when it is bad.
     std::function<Status(const std::string& text)> apply;
   };
@@ -58,6 +60,8 @@ class FlagTable {
   FlagTable& Number(std::string name, std::string help, double& field);
   // A count of at least 1.
   FlagTable& Count(std::string name, std::string help, size_t& field);
+  // A flag without a value ("--no-lldp"; its variable: true/false, 1/0): sets the field true.
+  FlagTable& Switch(std::string name, std::string help, bool& field);
   // Any other value: `parse` gets the text and sets its field; `default_text` is shown.
   FlagTable& Custom(std::string name, std::string help, std::string default_text,
                     std::function<Status(const std::string& text)> parse);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -21,8 +23,9 @@ TEST(RunFlagsTest, EveryFlagIsDocumentedWithItsVariableAndDefault) {
   const std::vector<std::string> lines = DocLines();
   ASSERT_FALSE(lines.empty()) << "docs/cli.md not found";
   RunOptions defaults;
-  FlagTable flags = RunFlagTable(defaults);
-  ASSERT_GE(flags.rows().size(), 15u);
+  LldpFlagValues lldp;
+  FlagTable flags = RunCommandFlagTable(defaults, lldp);
+  ASSERT_GE(flags.rows().size(), 35u);  // run's own, traffic, ethtool, LLDP
   for (const FlagTable::Row& row : flags.rows()) {
     const std::string* documented = nullptr;
     for (const std::string& line : lines)
@@ -52,6 +55,23 @@ TEST(RunFlagsTest, TheDefaultsShownAreTheDefaultsRun) {
   EXPECT_EQ(options.consumers.kubelet_interval, defaults.consumers.kubelet_interval);
   EXPECT_EQ(options.netlink_receive_buffer, defaults.netlink_receive_buffer);
   EXPECT_FALSE(options.expected_gid_index.has_value());
+}
+
+// A switch row: off by default, on when given, and from its environment variable.
+TEST(RunFlagsTest, ASwitchIsOffUnlessGiven) {
+  for (const auto& [args, expected] :
+       std::vector<std::pair<std::vector<std::string>, bool>>{{{}, false}, {{"--no-lldp"}, true}}) {
+    RunOptions options;
+    LldpFlagValues lldp;
+    FlagTable flags = RunCommandFlagTable(options, lldp);
+    CLI::App app;
+    flags.AddTo(app);
+    std::vector<std::string> argv = args;
+    std::reverse(argv.begin(), argv.end());  // CLI11 takes them last first
+    app.parse(argv);
+    ASSERT_TRUE(flags.Apply().ok());
+    EXPECT_EQ(lldp.no_lldp, expected);
+  }
 }
 
 }  // namespace

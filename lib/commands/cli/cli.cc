@@ -187,12 +187,9 @@ int RunCli(const HostEnv& env, int argc, char** argv) {
   RunOptions run_options;
   CLI::App* run = app.add_subcommand("run", "The daemon: watch, detect, serve /metrics");
   AddCommonFlags(run, run_common);
-  FlagTable run_flags = RunFlagTable(run_options);
-  AddTrafficFlags(run_flags, run_options.traffic);
-  AddEthtoolFlags(run_flags, run_options.ethtool);
-  run_flags.AddTo(*run);
   LldpFlagValues lldp_flags;
-  AddLldpFlags(*run, lldp_flags);
+  FlagTable run_flags = RunCommandFlagTable(run_options, lldp_flags);
+  run_flags.AddTo(*run);
 
   RawCommon diagnose_common;
   std::string diagnose_kubelet_socket;

@@ -1,5 +1,8 @@
 #include "cli/run_flags.h"
 
+#include "link_quality/ethtool_flags.h"
+#include "traffic/traffic_flags.h"
+
 namespace rocewatch {
 
 FlagTable RunFlagTable(RunOptions& o) {
@@ -63,6 +66,14 @@ FlagTable RunFlagTable(RunOptions& o) {
                         "How often the kubelet is asked which pods hold RDMA devices (also at "
                         "every full consumer scan)",
                         o.consumers.kubelet_interval);
+  return flags;
+}
+
+FlagTable RunCommandFlagTable(RunOptions& options, LldpFlagValues& lldp) {
+  FlagTable flags = RunFlagTable(options);
+  AddTrafficFlags(flags, options.traffic);
+  AddEthtoolFlags(flags, options.ethtool);
+  AddLldpFlags(flags, lldp);
   return flags;
 }
 

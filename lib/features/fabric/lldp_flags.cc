@@ -2,8 +2,6 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
-
 #include "core/terminal_text.h"
 #include "core/text.h"
 
@@ -20,22 +18,16 @@ std::string ShortHostName() {
 
 }  // namespace
 
-void AddLldpFlags(CLI::App& command, LldpFlagValues& v) {
-  const std::string group = "Fabric: LLDP and the rail plan (docs/detection.md)";
-  command.add_flag("--no-lldp", v.no_lldp, "Do not receive LLDP (no AF_PACKET sockets)")
-      ->envname("ROCEWATCH_NO_LLDP")
-      ->group(group);
-  command
-      .add_option(
-          "--rail-plan", v.rail_plan,
-          "File naming the switch and port each rail should be cabled to (docs/detection.md)")
-      ->envname("ROCEWATCH_RAIL_PLAN")
-      ->group(group);
-  command
-      .add_option("--node-name", v.node_name,
-                  "This node's name for the rail plan's {node} and {n} (default: the host name)")
-      ->envname("ROCEWATCH_NODE_NAME")
-      ->group(group);
+void AddLldpFlags(FlagTable& flags, LldpFlagValues& v) {
+  flags.Group("Fabric: LLDP and the rail plan (docs/detection.md)")
+      .Switch("--no-lldp", "Do not receive LLDP (no AF_PACKET sockets)", v.no_lldp)
+      .Text("--rail-plan",
+            "File naming the switch and port each rail should be cabled to (docs/detection.md)",
+            v.rail_plan)
+      .Text("--node-name",
+            "This node's name for the rail plan's {node} and {n} (default: the host name)",
+            v.node_name)
+      .Group("");
 }
 
 StatusOr<LldpOptions> LldpOptionsFromFlags(const LldpFlagValues& v, const FileSystem& files) {

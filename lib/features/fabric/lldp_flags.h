@@ -1,17 +1,15 @@
 #pragma once
 // The `rocewatch run` flags of LLDP receive and the rail plan (docs/cli.md, docs/detection.md):
-// declared on a CLI11 command, then turned into validated LldpOptions. Each is also read from its
-// environment variable (ROCEWATCH_RAIL_PLAN, ROCEWATCH_NODE_NAME, ROCEWATCH_NO_LLDP).
+// rows of the command's flag table (core/flag_table.h: each also read from its environment
+// variable, ROCEWATCH_NO_LLDP, ROCEWATCH_RAIL_PLAN, ROCEWATCH_NODE_NAME), then turned into
+// validated LldpOptions.
 
 #include <string>
 
+#include "core/flag_table.h"
 #include "core/status.h"
 #include "fabric/lldp_options.h"
 #include "os/file_system.h"
-
-namespace CLI {
-class App;
-}
 
 namespace rocewatch {
 
@@ -21,7 +19,7 @@ struct LldpFlagValues {
   std::string node_name;  // --node-name; empty: the short host name
 };
 
-void AddLldpFlags(CLI::App& command, LldpFlagValues& values);
+void AddLldpFlags(FlagTable& flags, LldpFlagValues& values);
 
 // Reads and parses the rail plan through `files` (the operator's file, not the host root's).
 // InvalidArgument "--rail-plan FILE: ..." for an unreadable or invalid plan, or one that uses {n}
