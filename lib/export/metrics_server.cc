@@ -1,7 +1,5 @@
 #include "export/metrics_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -21,6 +19,7 @@
 #include <vector>
 
 #include "export/http_answer.h"
+#include "export/http_connection.h"
 #include "export/http_request.h"
 #include "export/listening_socket.h"
 
@@ -33,50 +32,6 @@ constexpr char kNotReady[] = "not ready: no poll completed yet\n";
 // A document answer the document thread has not made by then is given up (its callback is
 // bounded by the daemon; this only keeps a connection from waiting forever).
 constexpr std::chrono::seconds kDocumentDeadline{30};
-
-// Sends what fits now, without blocking or SIGPIPE; returns the bytes taken (0 on any error).
-size_t SendSome(int fd, const char* data, size_t size) {
-  const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
-  return n > 0 ? static_cast<size_t>(n) : 0;
-}
-
-// Who a peer is, for the per-client bound: its IPv4 address, or the uid of a unix socket peer.
-std::string ClientOf(int fd, const sockaddr_storage& peer) {
-  if (peer.ss_family == AF_INET) {
-    char text[INET_ADDRSTRLEN] = {};
-    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in&>(peer).sin_addr, text, sizeof(text));
-    return text;
-  }
-  ucred credentials{};
-  socklen_t length = sizeof(credentials);
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0)
-    return "uid " + std::to_string(credentials.uid);
-  return "unix";
-}
-
-// An answer on its way: the head (and any small body) owned; a document's body shared with the
-// exposition or findings document it comes from, so that connections scraping the same document
-// hold one copy of it between them, not one each.
-struct Answer {
-  std::string head;
-  std::shared_ptr<const void> owner;  // keeps `body` alive
-  std::string_view body;
-  size_t size() const { return head.size() + body.size(); }
-};
-
-Answer Owned(std::string text) { return Answer{std::move(text), nullptr, {}}; }
-
-struct Connection {
-  enum class Phase { kReadingHead, kWaitingDocument, kWriting };
-  int fd = -1;
-  std::string client;
-  Phase phase = Phase::kReadingHead;
-  SteadyClock::time_point accepted;
-  SteadyClock::time_point deadline;
-  std::string received;
-  Answer answer;
-  size_t sent = 0;
-};
 
 // A document request handed to the document thread.
 struct DocumentJob {
@@ -148,10 +103,11 @@ class MetricsServer::Impl {
       if (!accepting) next = accept_paused_until_;
       for (auto& [id, connection] : connections_) {
         next = std::min(next, connection.deadline);
-        if (connection.phase == Connection::Phase::kWaitingDocument) continue;
+        if (connection.phase == HttpConnection::Phase::kWaitingDocument) continue;
         polled.push_back(
             {connection.fd,
-             static_cast<short>(connection.phase == Connection::Phase::kWriting ? POLLOUT : POLLIN),
+             static_cast<short>(connection.phase == HttpConnection::Phase::kWriting ? POLLOUT
+                                                                                    : POLLIN),
              0});
         polled_ids.push_back(id);
       }
@@ -191,7 +147,7 @@ class MetricsServer::Impl {
         continue;
       }
       ++per_client_[client];
-      Connection& connection = connections_[next_id_++];
+      HttpConnection& connection = connections_[next_id_++];
       connection.fd = fd;
       connection.client = std::move(client);
       connection.accepted = SteadyClock::now();
@@ -204,7 +160,7 @@ class MetricsServer::Impl {
   bool DropOldestReading() {
     auto oldest = connections_.end();
     for (auto it = connections_.begin(); it != connections_.end(); ++it)
-      if (it->second.phase == Connection::Phase::kReadingHead &&
+      if (it->second.phase == HttpConnection::Phase::kReadingHead &&
           (oldest == connections_.end() || it->second.accepted < oldest->second.accepted))
         oldest = it;
     if (oldest == connections_.end()) return false;
@@ -219,7 +175,7 @@ class MetricsServer::Impl {
     ::close(fd);
   }
 
-  void Close(std::map<uint64_t, Connection>::iterator it) {
+  void Close(std::map<uint64_t, HttpConnection>::iterator it) {
     ::close(it->second.fd);
     auto client = per_client_.find(it->second.client);
     if (client != per_client_.end() && --client->second == 0) per_client_.erase(client);
@@ -230,7 +186,7 @@ class MetricsServer::Impl {
     for (auto it = connections_.begin(); it != connections_.end();) {
       auto current = it++;
       if (current->second.deadline > now) continue;
-      if (current->second.phase == Connection::Phase::kReadingHead) {
+      if (current->second.phase == HttpConnection::Phase::kReadingHead) {
         const std::string answer = HttpTextAnswer(408, "request head not received in time\n");
         SendSome(current->second.fd, answer.data(), answer.size());
       }
@@ -242,9 +198,9 @@ class MetricsServer::Impl {
   void Advance(uint64_t id) {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
-    Connection& connection = it->second;
-    if (connection.phase == Connection::Phase::kWriting) {
-      const Answer& answer = connection.answer;
+    HttpConnection& connection = it->second;
+    if (connection.phase == HttpConnection::Phase::kWriting) {
+      const OutgoingAnswer& answer = connection.answer;
       const bool in_head = connection.sent < answer.head.size();
       const char* data = in_head ? answer.head.data() + connection.sent
                                  : answer.body.data() + (connection.sent - answer.head.size());
@@ -276,19 +232,19 @@ class MetricsServer::Impl {
     }
   }
 
-  void StartWriting(Connection& connection, std::string answer) {
-    StartWriting(connection, Owned(std::move(answer)));
+  void StartWriting(HttpConnection& connection, std::string answer) {
+    StartWriting(connection, OwnedAnswer(std::move(answer)));
   }
 
-  void StartWriting(Connection& connection, Answer answer) {
-    connection.phase = Connection::Phase::kWriting;
+  void StartWriting(HttpConnection& connection, OutgoingAnswer answer) {
+    connection.phase = HttpConnection::Phase::kWriting;
     connection.answer = std::move(answer);
     connection.received.clear();
     connection.deadline = SteadyClock::now() + limits_.write_deadline;
   }
 
   // Answers /healthz, refusals and "not ready" here; hands the documents to the document thread.
-  void Route(uint64_t id, Connection& connection, const HttpRequestHead& head) {
+  void Route(uint64_t id, HttpConnection& connection, const HttpRequestHead& head) {
     const bool head_only = head.method == "HEAD";
     if (!head_only && head.method != "GET")
       return StartWriting(connection, HttpTextAnswer(405, "GET or HEAD only\n"));
@@ -314,7 +270,7 @@ class MetricsServer::Impl {
       return StartWriting(connection,
                           HttpTextAnswer(health == Health::kLive ? 200 : 503, body, head_only));
     }
-    connection.phase = Connection::Phase::kWaitingDocument;
+    connection.phase = HttpConnection::Phase::kWaitingDocument;
     connection.deadline = SteadyClock::now() + kDocumentDeadline;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -325,7 +281,7 @@ class MetricsServer::Impl {
 
   // Moves the documents the document thread made to their connections. True when stopping.
   bool TakeFinishedDocuments() {
-    std::deque<std::pair<uint64_t, Answer>> finished;
+    std::deque<std::pair<uint64_t, OutgoingAnswer>> finished;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) return true;
@@ -349,7 +305,7 @@ class MetricsServer::Impl {
         job = std::move(jobs_.front());
         jobs_.pop_front();
       }
-      Answer answer = Document(job);
+      OutgoingAnswer answer = Document(job);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         finished_.emplace_back(job.connection, std::move(answer));
@@ -358,25 +314,25 @@ class MetricsServer::Impl {
     }
   }
 
-  // The head is made here; the body stays the document's own (Answer::owner).
-  Answer Document(const DocumentJob& job) const {
+  // The head is made here; the body stays the document's own (OutgoingAnswer::owner).
+  OutgoingAnswer Document(const DocumentJob& job) const {
     if (job.path == "/metrics") {
       std::shared_ptr<const ServedText> exposition =
           endpoints_.metrics ? endpoints_.metrics() : nullptr;
-      if (!exposition) return Owned(HttpTextAnswer(503, kNotReady, job.head_only));
+      if (!exposition) return OwnedAnswer(HttpTextAnswer(503, kNotReady, job.head_only));
       const std::string* gzipped = job.gzip ? exposition->gzipped() : nullptr;
       const std::string& body = gzipped != nullptr ? *gzipped : exposition->text();
       std::string head = HttpAnswer(200, kExpositionType, body, /*head_only=*/true,
                                     gzipped != nullptr ? "gzip" : "");
-      return Answer{std::move(head), exposition,
-                    job.head_only ? std::string_view() : std::string_view(body)};
+      return OutgoingAnswer{std::move(head), exposition,
+                            job.head_only ? std::string_view() : std::string_view(body)};
     }
     std::shared_ptr<const std::string> document =
         job.path == "/api/v1/state" ? endpoints_.state() : endpoints_.findings();
-    if (!document) return Owned(HttpTextAnswer(503, kNotReady, job.head_only));
+    if (!document) return OwnedAnswer(HttpTextAnswer(503, kNotReady, job.head_only));
     std::string head = HttpAnswer(200, "application/json", *document, /*head_only=*/true);
-    return Answer{std::move(head), document,
-                  job.head_only ? std::string_view() : std::string_view(*document)};
+    return OutgoingAnswer{std::move(head), document,
+                          job.head_only ? std::string_view() : std::string_view(*document)};
   }
 
   const Endpoints endpoints_;
@@ -387,7 +343,7 @@ class MetricsServer::Impl {
   int wake_fd_ = -1;
 
   // Socket thread only.
-  std::map<uint64_t, Connection> connections_;
+  std::map<uint64_t, HttpConnection> connections_;
   std::map<std::string, size_t> per_client_;
   uint64_t next_id_ = 1;
   uint64_t dropped_ = 0;
@@ -395,9 +351,9 @@ class MetricsServer::Impl {
 
   std::mutex mutex_;
   std::condition_variable jobs_ready_;
-  bool stopping_ = false;                             // GUARDED_BY(mutex_)
-  std::deque<DocumentJob> jobs_;                      // GUARDED_BY(mutex_)
-  std::deque<std::pair<uint64_t, Answer>> finished_;  // GUARDED_BY(mutex_)
+  bool stopping_ = false;                                     // GUARDED_BY(mutex_)
+  std::deque<DocumentJob> jobs_;                              // GUARDED_BY(mutex_)
+  std::deque<std::pair<uint64_t, OutgoingAnswer>> finished_;  // GUARDED_BY(mutex_)
 
   std::thread socket_thread_;
   std::thread document_thread_;
