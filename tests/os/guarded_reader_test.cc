@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "support/gate.h"
@@ -18,19 +19,27 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// The thread the last state was destroyed on (states given up on end on their own threads).
+struct LastDestroyed {
+  std::mutex mutex;
+  std::thread::id thread;  // GUARDED_BY(mutex)
+};
+
 struct CountingState {
-  CountingState(CallWatch& call_watch, std::atomic<int>* alive_states,
-                std::thread::id* destroyed_on)
-      : watch(call_watch), alive(alive_states), destroyed_on_thread(destroyed_on) {
+  CountingState(CallWatch& call_watch, std::atomic<int>* alive_states, LastDestroyed* destroyed)
+      : watch(call_watch), alive(alive_states), last_destroyed(destroyed) {
     ++*alive;
   }
   ~CountingState() {
-    *destroyed_on_thread = std::this_thread::get_id();
+    {
+      std::lock_guard<std::mutex> lock(last_destroyed->mutex);
+      last_destroyed->thread = std::this_thread::get_id();
+    }
     --*alive;
   }
   CallWatch& watch;
   std::atomic<int>* alive;
-  std::thread::id* destroyed_on_thread;
+  LastDestroyed* last_destroyed;
   int reads = 0;
   std::thread::id read_on;
 };
@@ -47,7 +56,7 @@ class GuardedReaderTest : public ::testing::Test {
   GuardedReader<CountingState>::MakeState Make() {
     return [this](CallWatch& watch) {
       ++made_;
-      return std::make_shared<CountingState>(watch, &alive_, &destroyed_on_);
+      return std::make_shared<CountingState>(watch, &alive_, &destroyed_);
     };
   }
   // A read bracketed as (source, what) that waits at the gate.
@@ -61,7 +70,7 @@ class GuardedReaderTest : public ::testing::Test {
 
   std::shared_ptr<StuckCalls> stuck_ = std::make_shared<StuckCalls>();
   std::atomic<int> alive_{0};
-  std::thread::id destroyed_on_;
+  LastDestroyed destroyed_;
   int made_ = 0;
 };
 
@@ -82,7 +91,8 @@ TEST_F(GuardedReaderTest, AReadRunsOnAThreadOfItsOwnAndKeepsItsState) {
   reader.Stop();
   EXPECT_EQ(reader.state(), nullptr);
   EXPECT_EQ(alive_, 0);
-  EXPECT_EQ(destroyed_on_, reading_thread);  // the state is released on its thread
+  std::lock_guard<std::mutex> lock(destroyed_.mutex);
+  EXPECT_EQ(destroyed_.thread, reading_thread);  // the state is released on its thread
 }
 
 TEST_F(GuardedReaderTest, AStuckReadIsNamedGivenUpOnAndTheNextReadGetsANewThread) {
