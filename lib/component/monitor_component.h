@@ -2,7 +2,8 @@
 // The extension point of the daemon. Each feature (inventory metrics, netlink listener, GID drift,
 // traffic detector, ...) is one MonitorComponent: it may watch fds on the event loop, reacts to
 // every new NodeSnapshot, and contributes metrics and findings. The Monitor (daemon/monitor.h) owns
-// the components, the poll schedule and the published exposition.
+// the components, the poll schedule and the published exposition. Components share nothing but the
+// node state (component/node_state.h), each through the parts its declaration() names.
 //
 // Threading: every method runs on the event-loop thread.
 
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "component/node_state.h"
 #include "core/clock.h"
 #include "core/event_loop.h"
 #include "core/status.h"
@@ -35,14 +37,11 @@ class MonitorContext {
   // Asks for the exposition to be rebuilt and published at the end of this loop step (coalesced).
   virtual void RequestPublish() = 0;
 
-  // The latest snapshot; empty (no devices) before the first poll.
-  virtual const NodeSnapshot& latest_snapshot() const = 0;
-  // Netdevs the RDMA inventory ties to ports: port netdevs and GID ndevs (VLAN and bond uppers).
-  virtual const std::set<std::string>& rnic_netdevs() const = 0;
-
-  // Live netdev states by name, kept by the netlink component; read by the others.
-  virtual std::map<std::string, NetdevState>& netdevs() = 0;
-  virtual const std::map<std::string, NetdevState>& netdevs() const = 0;
+  // The node state as the component given this context declared it (the parts it reads; each
+  // other part is nullptr). The Monitor gives each component a context of its own.
+  virtual const NodeStateView& state() const = 0;
+  // Writes the parts the component provides; refuses the others.
+  virtual NodeStateWriter& state_writer() = 0;
 
   // Counts failed reads for rocewatch_source_errors_total{source}.
   virtual void CountSourceError(std::string_view source, uint64_t count = 1) = 0;
@@ -72,6 +71,9 @@ class MonitorComponent {
  public:
   virtual ~MonitorComponent() = default;
   virtual std::string_view name() const = 0;
+  // The parts of the node state it provides and reads (component/node_state.h). Asked once, at
+  // Monitor::Start, which orders the components by them. Default: none.
+  virtual StateDeclaration declaration() const { return {}; }
 
   // Called once before the first snapshot: open sockets, watch fds, schedule timers. A failure is
   // logged and counted and the daemon goes on without this component.
@@ -79,7 +81,8 @@ class MonitorComponent {
     (void)ctx;
     return Status::Ok();
   }
-  // Called after every snapshot (periodic or requested), in registration order.
+  // Called after every snapshot (periodic or requested): after the OnSnapshot of the providers of
+  // the parts it reads, otherwise in registration order (component/component_order.h).
   virtual void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
     (void)ctx;
     (void)snapshot;

@@ -27,7 +27,10 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   set.all.push_back(std::make_unique<InventoryComponent>());
   NetlinkComponent::Options netlink;
   netlink.health.ip_loss.grace = env.options.ip_missing_grace;
-  // Link quality, PFC and optics; it also says why a link went down, for the flap event.
+  // Carrier-down events say why the link went down: the ethtool component provides that service
+  // on the node state.
+  netlink.link_down_reasons = true;
+  // Link quality, PFC and optics.
   // Its driver calls run on a reading thread behind the read deadline; one given up on is
   // replaced by a thread with the ethtool interfaces opened anew.
   EthtoolReadDeadline deadline;
@@ -37,29 +40,25 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   auto ethtool =
       std::make_unique<EthtoolComponent>(env.options.ethtool, env.fs, env.options.common.paths,
                                          env.host.ethtool(), std::move(deadline));
-  netlink.link_down_reason = [component = ethtool.get()](const std::string& netdev) {
-    return component->LinkDownReason(netdev);
-  };
   auto netlink_component = std::make_unique<NetlinkComponent>(
       netlink, env.host.rtnetlink(env.options.netlink_receive_buffer));
   NetlinkComponent& netlink_view = *netlink_component;
   set.all.push_back(std::move(netlink_component));
-  // Consumers first: the drift and traffic components name them in what they report.
-  auto board = std::make_shared<ConsumerBoard>();
+  // The drift and traffic components name the consumers in what they report (they read the
+  // node state's consumers part; the Monitor runs the consumers component before them).
   auto consumers = std::make_unique<ConsumerComponent>(
       env.procfs, env.options.common.paths, env.options.consumers,
-      env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), board,
-      GuardedReads(env));
+      env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), GuardedReads(env));
   set.consumers = consumers.get();
   set.all.push_back(std::move(consumers));
   std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
       env.fs, *env.host.state_writer, env.options.common.paths.procfs_root, env.options.state_file,
       env.verbs_devices, GidDriftOptions{env.options.expected_gid_index});
-  drift->UseConsumers(board);
+  drift->UseConsumers();
   GidDriftComponent& drift_view = *drift;
   set.all.push_back(std::move(drift));
   auto traffic = std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2);
-  traffic->UseConsumers(board);
+  traffic->UseConsumers();
   set.traffic = traffic.get();
   set.all.push_back(std::move(traffic));
   EthtoolComponent* ethtool_view = ethtool.get();
@@ -89,7 +88,9 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
     set.lldp = lldp_view = lldp.get();
     set.all.push_back(std::move(lldp));
   }
-  // Last: it assembles what the others found into the state file, and restores it to them.
+  // Last: it assembles what the others found into the state file, and restores it to them. It
+  // declares no part, so the Monitor's order (registration order among components free to run)
+  // keeps it after all of them.
   set.all.push_back(std::make_unique<RestartStateComponent>(
       RestartStateSources{drift_view, netlink_view, *set.traffic, lldp_view, ethtool_view}));
   return set;

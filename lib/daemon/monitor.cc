@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "build_info.h"
+#include "component/component_order.h"
 #include "daemon/daemon_metric_names.h"
 #include "model/rnic_netdevs.h"
 
@@ -17,10 +18,25 @@ const std::vector<double>& PollDurationBounds() {
   return bounds;
 }
 
+namespace {
+
+// The parts the Monitor writes itself, before any component runs.
+const StateParts kMonitorParts = {StatePart::kSnapshot, StatePart::kRnicNetdevs};
+
+StateDeclaration AllReads() {
+  StateDeclaration all;
+  for (size_t i = 0; i < kStatePartCount; ++i) all.reads_previous.Add(static_cast<StatePart>(i));
+  return all;
+}
+
+}  // namespace
+
 Monitor::Monitor(EventLoop& loop, SnapshotSource& source, MonitorOptions options)
     : loop_(loop),
       source_(source),
       options_(options),
+      view_(state_, AllReads(), "monitor"),
+      writer_(state_, {}, "monitor"),
       poll_duration_buckets_(PollDurationBounds().size(), 0) {}
 
 Monitor::~Monitor() {
@@ -30,14 +46,29 @@ Monitor::~Monitor() {
 }
 
 void Monitor::AddComponent(std::unique_ptr<MonitorComponent> component) {
+  contexts_.push_back(
+      std::make_unique<ComponentContext>(*this, state_, std::string(component->name())));
   components_.push_back(std::move(component));
   component_started_.push_back(false);
   component_health_.push_back({});
 }
 
+Status Monitor::OrderComponents() {
+  std::vector<DeclaredComponent> declared;
+  for (const auto& component : components_)
+    declared.push_back({std::string(component->name()), component->declaration()});
+  StatusOr<std::vector<size_t>> order = rocewatch::OrderComponents(declared, kMonitorParts);
+  if (!order.ok()) return order.status();
+  order_ = std::move(*order);
+  for (size_t i = 0; i < components_.size(); ++i) contexts_[i]->Declare(declared[i].declaration);
+  return Status::Ok();
+}
+
 Status Monitor::Start() {
-  for (size_t i = 0; i < components_.size(); ++i) {
-    Status status = components_[i]->Start(*this);
+  Status ordered = OrderComponents();
+  if (!ordered.ok()) return ordered;
+  for (size_t i : order_) {
+    Status status = components_[i]->Start(*contexts_[i]);
     component_started_[i] = status.ok();
     component_health_[i].success = status.ok();
     if (!status.ok()) {
@@ -55,8 +86,8 @@ Status Monitor::Start() {
 void Monitor::Stop() {
   if (!started_) return;
   started_ = false;
-  for (size_t i = 0; i < components_.size(); ++i)
-    if (component_started_[i]) components_[i]->Stop(*this);
+  for (size_t i : order_)
+    if (component_started_[i]) components_[i]->Stop(*contexts_[i]);
 }
 
 void Monitor::SchedulePeriodic(MonoTime at) {
@@ -119,19 +150,20 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
     Publish();
     return taken;
   }
-  std::swap(latest_, spare_);
-  for (const auto& [source, errors] : latest_.read_errors) CountSourceError(source, errors);
+  std::swap(state_.snapshot, spare_);
+  const NodeSnapshot& latest = state_.snapshot;
+  for (const auto& [source, errors] : latest.read_errors) CountSourceError(source, errors);
 
-  const std::vector<std::string> rnic_netdevs = RnicNetdevs(latest_, RnicNetdevScope::kAll);
-  rnic_netdevs_ = std::set<std::string>(rnic_netdevs.begin(), rnic_netdevs.end());
-  for (size_t i = 0; i < components_.size(); ++i) {
+  const std::vector<std::string> rnic_netdevs = RnicNetdevs(latest, RnicNetdevScope::kAll);
+  state_.rnic_netdevs = std::set<std::string>(rnic_netdevs.begin(), rnic_netdevs.end());
+  for (size_t i : order_) {
     if (!component_started_[i]) continue;
     const uint64_t errors_before = source_errors_counted_;
     const MonoTime component_begin = clock().Now();
-    components_[i]->OnSnapshot(*this, latest_);
+    components_[i]->OnSnapshot(*contexts_[i], latest);
     component_health_[i].seconds = ToSeconds(clock().Now() - component_begin);
     component_health_[i].success =
-        source_errors_counted_ == errors_before && components_[i]->Healthy(*this);
+        source_errors_counted_ == errors_before && components_[i]->Healthy(*contexts_[i]);
   }
 
   double seconds = ToSeconds(clock().Now() - begin);
@@ -142,7 +174,7 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
   poll_duration_sum_ += seconds;
   ++polls_;
   last_poll_unix_.store(clock().UnixSeconds(), std::memory_order_relaxed);
-  if (observer_) observer_(latest_, trigger);
+  if (observer_) observer_(latest, trigger);
   Publish();
   return Status::Ok();
 }
@@ -177,14 +209,14 @@ std::vector<prometheus::MetricFamily> Monitor::BuildExposition() const {
   MetricFamilies out;
   AppendOwnMetrics(out);
   for (size_t i = 0; i < components_.size(); ++i)
-    if (component_started_[i]) components_[i]->AppendMetrics(*this, out);
+    if (component_started_[i]) components_[i]->AppendMetrics(*contexts_[i], out);
   return out.Take();
 }
 
 std::vector<Finding> Monitor::CurrentFindings() const {
   std::vector<Finding> findings;
   for (size_t i = 0; i < components_.size(); ++i)
-    if (component_started_[i]) components_[i]->AppendFindings(*this, findings);
+    if (component_started_[i]) components_[i]->AppendFindings(*contexts_[i], findings);
   return findings;
 }
 

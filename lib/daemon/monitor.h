@@ -2,11 +2,15 @@
 // The Monitor runs the daemon's observation cycle on the event loop:
 //   - a snapshot every `interval`, and one `settle` after any component asks for one (bursts of
 //     requests coalesce into one snapshot);
-//   - after each snapshot every component's OnSnapshot, then the findings are evaluated (when each
+//   - after each snapshot every component's OnSnapshot, in the order their declarations on the node
+//     state give (component/component_order.h), then the findings are evaluated (when each
 //     was first seen) and the change sink is told: the exposition and the findings document are
 //     built from BuildExposition(), timed_findings() and recent_events() when someone asks for
 //     them (core/on_demand.h), not after every poll;
 //   - its own metrics: build info, last poll time, poll duration, source errors.
+// It owns the node state (component/node_state.h), provides its snapshot and RNIC netdevs parts,
+// and gives each component a context of its own (daemon/component_context.h) that shows it the
+// parts it declared.
 //
 // Threading: everything on the loop thread except last_poll_unix(), which the /healthz handler
 // reads from the HTTP server's threads.
@@ -23,6 +27,7 @@
 #include <vector>
 
 #include "component/monitor_component.h"
+#include "daemon/component_context.h"
 #include "daemon/defaults.h"
 #include "daemon/snapshot_source.h"
 #include "export/daemon_findings.h"
@@ -61,9 +66,14 @@ class Monitor final : public MonitorContext {
   void SetSnapshotObserver(SnapshotObserver observer) { observer_ = std::move(observer); }
   void SetEventObserver(EventObserver observer) { event_observer_ = std::move(observer); }
 
-  // Starts the components, takes the first snapshot and schedules the periodic ones.
-  // Errors: the first snapshot failed as a whole (e.g. the sysfs root is unreadable).
+  // Orders the components by their declarations, starts them, takes the first snapshot and
+  // schedules the periodic ones. Errors: the declarations cannot be ordered (a part read that no
+  // one provides, a part provided twice, a cycle: InvalidArgument, nothing started); the first
+  // snapshot failed as a whole (e.g. the sysfs root is unreadable).
   Status Start();
+  // The first step of Start, for a caller that reports its error apart from a failed snapshot:
+  // orders the components by their declarations (InvalidArgument, one line, if it cannot).
+  Status OrderComponents();
   // Stops the components (flush state). Idempotent.
   void Stop();
 
@@ -81,16 +91,19 @@ class Monitor final : public MonitorContext {
   const std::vector<TimedFinding>& timed_findings() const { return timed_findings_; }
   // The last kRecentEvents events, oldest first.
   const std::deque<RecordedEvent>& recent_events() const { return recent_events_; }
+  // The latest snapshot; empty (no devices) before the first poll.
+  const NodeSnapshot& latest_snapshot() const { return state_.snapshot; }
+  // Netdevs the RDMA inventory ties to ports: port netdevs and GID ndevs (VLAN and bond uppers).
+  const std::set<std::string>& rnic_netdevs() const { return state_.rnic_netdevs; }
 
   // MonitorContext
   EventLoop& loop() override { return loop_; }
   const Clock& clock() const override { return loop_.clock(); }
   void RequestSnapshot(std::string_view reason) override;
   void RequestPublish() override;
-  const NodeSnapshot& latest_snapshot() const override { return latest_; }
-  const std::set<std::string>& rnic_netdevs() const override { return rnic_netdevs_; }
-  std::map<std::string, NetdevState>& netdevs() override { return netdevs_; }
-  const std::map<std::string, NetdevState>& netdevs() const override { return netdevs_; }
+  // The Monitor's view reads every part and its writer writes none (it sets its own parts itself).
+  const NodeStateView& state() const override { return view_; }
+  NodeStateWriter& state_writer() override { return writer_; }
   void CountSourceError(std::string_view source, uint64_t count) override;
   void RecordEvent(std::string_view what, Severity severity) override;
   FindingSince findings_since() const override { return finding_since_; }
@@ -105,7 +118,10 @@ class Monitor final : public MonitorContext {
   EventLoop& loop_;
   SnapshotSource& source_;
   const MonitorOptions options_;
+  // In registration order (metrics and findings keep it); order_ is the OnSnapshot order.
   std::vector<std::unique_ptr<MonitorComponent>> components_;
+  std::vector<std::unique_ptr<ComponentContext>> contexts_;
+  std::vector<size_t> order_;
   std::vector<bool> component_started_;
   // rocewatch_component_success / rocewatch_component_duration_seconds, by component index: the
   // component's last OnSnapshot counted no source error, it was Healthy() after it (and its
@@ -127,10 +143,10 @@ class Monitor final : public MonitorContext {
   FindingSince restored_since_;
   std::optional<double> restored_until_;
 
-  NodeSnapshot latest_;
-  NodeSnapshot spare_;  // the snapshot before latest_, overwritten by the next poll
-  std::set<std::string> rnic_netdevs_;
-  std::map<std::string, NetdevState> netdevs_;
+  NodeState state_;
+  NodeStateView view_;
+  NodeStateWriter writer_;
+  NodeSnapshot spare_;  // the snapshot before the latest, overwritten by the next poll
   std::map<std::string, uint64_t, std::less<>> source_errors_;
   uint64_t source_errors_counted_ = 0;  // the sum of source_errors_
   std::string pending_reason_;

@@ -253,6 +253,8 @@ Status Daemon::Open(Resources resources) {
   // monitors and serves the TCP port (docs/reliability.md).
   if (!server_->unix_socket_status().ok())
     spdlog::error("{}; serving the TCP port only", server_->unix_socket_status().message());
+  Status ordered = monitor_->OrderComponents();
+  if (!ordered.ok()) return ordered;
   Status started = monitor_->Start();
   if (!started.ok())
     return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());

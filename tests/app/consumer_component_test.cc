@@ -1,4 +1,5 @@
-// Consumer tracking inside the Monitor: procfs and kubelet in, board, metrics and events out.
+// Consumer tracking inside the Monitor: procfs and kubelet in, the node state's consumers,
+// metrics and events out.
 #include "job_awareness/consumer_component.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "support/loop_runner.h"
 #include "support/node_builder.h"
 #include "support/procfs_fixture.h"
+#include "support/state_stub_component.h"
 
 namespace rocewatch {
 namespace {
@@ -32,7 +34,11 @@ class ConsumerComponentTest : public ::testing::Test {
     auto kubelet = std::make_unique<FakePodResourcesSource>();
     kubelet_ = kubelet.get();
     monitor_.AddComponent(std::make_unique<ConsumerComponent>(node_.fs(), node_.paths(), Options(),
-                                                              std::move(kubelet), board_));
+                                                              std::move(kubelet)));
+    auto traffic = std::make_unique<StateStubComponent>(
+        StateParts{StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest}, "traffic");
+    traffic_ = traffic.get();
+    monitor_.AddComponent(std::move(traffic));
     monitor_.SetEventObserver(
         [this](double, std::string_view what) { events_.emplace_back(what); });
   }
@@ -43,6 +49,20 @@ class ConsumerComponentTest : public ::testing::Test {
     return options;
   }
   void RunFor(Duration d) { RunLoopFor(clock_, loop_, d); }
+  // What the traffic component provides: traffic no known consumer explains on `devices`, and so
+  // a full scan asked for (at every poll until the next call).
+  void TrafficUnexplained(std::set<std::string> devices) {
+    traffic_->values.consumer_scan_requested = !devices.empty();
+    traffic_->values.traffic_unexplained = std::move(devices);
+    traffic_->Write();
+  }
+  void RequestFullScan() {
+    traffic_->values.consumer_scan_requested = true;
+    traffic_->Write();
+  }
+  ConsumerKnowledge KnowledgeOf(const std::string& device) const {
+    return EffectiveKnowledgeOf(monitor_.state().consumers(), nullptr, device);
+  }
   std::string Exposition() {
     return prometheus::TextSerializer().Serialize(monitor_.BuildExposition());
   }
@@ -53,7 +73,7 @@ class ConsumerComponentTest : public ::testing::Test {
   EventLoop loop_;
   Monitor monitor_;
   FakePodResourcesSource* kubelet_ = nullptr;
-  std::shared_ptr<ConsumerBoard> board_ = std::make_shared<ConsumerBoard>();
+  StateStubComponent* traffic_ = nullptr;
   std::vector<std::string> events_;
 };
 
@@ -73,7 +93,7 @@ TEST_F(ConsumerComponentTest, ExportsConsumersAndWhetherTheirAbsenceIsKnown) {
             1);
   EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"procfs\"}"), 1);
   EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"kubelet\"}"), 1);
-  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
+  EXPECT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
 }
 
 // A kernel RDMA user (NFS over RDMA, NVMe-oF): the scan sees nobody on mlx5_1, while the traffic
@@ -81,16 +101,19 @@ TEST_F(ConsumerComponentTest, ExportsConsumersAndWhetherTheirAbsenceIsKnown) {
 TEST_F(ConsumerComponentTest, TrafficNoHolderExplainsMakesTheConsumersUnknown) {
   ASSERT_TRUE(monitor_.Start().ok());
   RunFor(seconds(2));
-  ASSERT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
-  board_->SetTrafficUnexplained("mlx5_1", true);
+  ASSERT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);
+  TrafficUnexplained({"mlx5_1"});
   std::string text = Exposition();
   EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 0);
   EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers{device=\"mlx5_1\"}"), 0);
   EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_0\"}"), 1);
-  EXPECT_EQ(board_->EffectiveKnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
-  EXPECT_NE(board_->DescribeEffectiveConsumers("mlx5_1").find("kernel RDMA user"),
+  const NodeStateView& state = monitor_.state();
+  EXPECT_EQ(EffectiveKnowledgeOf(state.consumers(), state.traffic_unexplained(), "mlx5_1"),
+            ConsumerKnowledge::kUnknown);
+  EXPECT_NE(DescribeEffectiveConsumers(state.consumers(), state.traffic_unexplained(), "mlx5_1")
+                .find("kernel RDMA user"),
             std::string::npos);
-  board_->SetTrafficUnexplained("mlx5_1", false);  // a consumer was found, or the job forgotten
+  TrafficUnexplained({});  // a consumer was found, or the job forgotten
   text = Exposition();
   EXPECT_EQ(FindSample(text, "rocewatch_rdma_consumers_known{device=\"mlx5_1\"}"), 1);
 }
@@ -108,7 +131,7 @@ TEST_F(ConsumerComponentTest, ABlindScanIsUnknownAndCountedNotIdle) {
   EXPECT_EQ(FindSample(text, "rocewatch_consumer_source_up{source=\"kubelet\"}"), 0);
   EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"kubelet\"}").value_or(0), 1);
   EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"procfs\"}").value_or(0), 1);
-  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
+  EXPECT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kUnknown);
 }
 
 // A failed read is never silence: the component is unhealthy and a read_failed finding per source
@@ -146,8 +169,9 @@ TEST_F(ConsumerComponentTest, FailedReadsAreAFindingAndUnhealthyWhileTheyLast) {
   node_.fs().ClearFailures();
   kubelet_->answer = std::vector<PodDeviceAllocation>{};
   RunFor(seconds(50));
-  board_->RequestFullScan();  // a full scan reads the blind process again (at most once a minute)
+  RequestFullScan();  // a full scan reads the blind process again (at most once a minute)
   RunFor(seconds(2));
+  TrafficUnexplained({});
   findings = monitor_.CurrentFindings();
   EXPECT_EQ(find("procfs"), nullptr);
   EXPECT_EQ(find("kubelet"), nullptr);
@@ -180,7 +204,7 @@ TEST_F(ConsumerComponentTest, AHangingKubeletNeverHoldsUpTheScans) {
   ASSERT_TRUE(monitor_.Start().ok());
   node_.Consumer(4100, 1);
   RunFor(seconds(25));
-  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
+  EXPECT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
   EXPECT_EQ(kubelet_->requests, 3);  // asked once per scan (at 0, 10 and 20 s)
 }
 
@@ -190,7 +214,8 @@ TEST_F(ConsumerComponentTest, KubeletPodsNameTheirDevicesAndChangesAreEvents) {
   kubelet_->answer = std::vector<PodDeviceAllocation>{
       {"trainer-0", "ml", "main", "nvidia.com/sriov_rdma", {"0000:3b:00.2"}}};
   RunFor(seconds(11));
-  EXPECT_EQ(board_->DescribeConsumers("mlx5_1"), "pod ml/trainer-0");
+  EXPECT_EQ(DescribeEffectiveConsumers(monitor_.state().consumers(), nullptr, "mlx5_1"),
+            "pod ml/trainer-0");
   ASSERT_FALSE(events_.empty());
   EXPECT_EQ(events_.back(), "consumers of mlx5_1: none -> pod ml/trainer-0");
 }
@@ -205,16 +230,20 @@ TEST(ConsumerComponentKubeletTest, AskedEveryIntervalAndWithEveryFullScan) {
   Monitor monitor(loop, source, {seconds(1)});
   auto kubelet = std::make_unique<FakePodResourcesSource>();
   FakePodResourcesSource& asked = *kubelet;
-  auto board = std::make_shared<ConsumerBoard>();
   ConsumerOptions options;  // scans every 15 s, the kubelet every minute
-  monitor.AddComponent(std::make_unique<ConsumerComponent>(node.fs(), node.paths(), options,
-                                                           std::move(kubelet), board));
+  monitor.AddComponent(
+      std::make_unique<ConsumerComponent>(node.fs(), node.paths(), options, std::move(kubelet)));
+  auto stub = std::make_unique<StateStubComponent>(
+      StateParts{StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest}, "traffic");
+  StateStubComponent& traffic = *stub;
+  monitor.AddComponent(std::move(stub));
   ASSERT_TRUE(monitor.Start().ok());
   RunLoopFor(clock, loop, seconds(59));
   EXPECT_EQ(asked.requests, 1);  // the first scan
   RunLoopFor(clock, loop, seconds(62));
-  EXPECT_EQ(asked.requests, 3);  // at 60 and 120 s, not at every 15 s scan
-  board->RequestFullScan();      // traffic no known consumer explains
+  EXPECT_EQ(asked.requests, 3);                   // at 60 and 120 s, not at every 15 s scan
+  traffic.values.consumer_scan_requested = true;  // traffic no known consumer explains
+  traffic.Write();
   RunLoopFor(clock, loop, seconds(2));
   EXPECT_EQ(asked.requests, 4);
 }
@@ -232,7 +261,7 @@ TEST_F(ConsumerComponentTest, RequestedFullScansBackOffUntilOneFindsAConsumer) {
   int second = 0;
   auto full_scans_by = [&](int until) {
     for (; second < until; ++second) {
-      board_->RequestFullScan();
+      RequestFullScan();
       RunFor(seconds(1));
     }
     return node_.fs().ReadCount(ibdev);
@@ -245,12 +274,13 @@ TEST_F(ConsumerComponentTest, RequestedFullScansBackOffUntilOneFindsAConsumer) {
   EXPECT_EQ(full_scans_by(421), 4u);  // then 8 min
   node_.fs().AddLink(node_.ProcessDir(4200) + "/fd/9", "/dev/infiniband/uverbs1");
   EXPECT_EQ(full_scans_by(899), 4u);
-  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);  // not looked at yet
-  EXPECT_EQ(full_scans_by(901), 5u);                                   // finds 4200: back to 1 min
-  EXPECT_EQ(board_->KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
+  EXPECT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kNone);  // not looked at yet
+  EXPECT_EQ(full_scans_by(901), 5u);                           // finds 4200: back to 1 min
+  EXPECT_EQ(KnowledgeOf("mlx5_1"), ConsumerKnowledge::kPresent);
   EXPECT_EQ(full_scans_by(959), 5u);
   EXPECT_EQ(full_scans_by(961), 6u);
   // Without requests, no full scan at all.
+  TrafficUnexplained({});
   RunFor(seconds(600));
   EXPECT_EQ(node_.fs().ReadCount(ibdev), 6u);
 }
@@ -278,11 +308,12 @@ TEST(ConsumerComponentStuckReadTest, AStuckProcfsReadIsGivenUpOnAndTheRestIsStil
   reads.deadline = std::chrono::milliseconds(50);
   ConsumerOptions options;
   options.scan_interval = seconds(10);
-  auto board = std::make_shared<ConsumerBoard>();
   EventLoop loop(clock);
   Monitor monitor(loop, source, {seconds(1)});
   monitor.AddComponent(
-      std::make_unique<ConsumerComponent>(procfs, node.paths(), options, nullptr, board, reads));
+      std::make_unique<ConsumerComponent>(procfs, node.paths(), options, nullptr, reads));
+  monitor.AddComponent(std::make_unique<StateStubComponent>(
+      StateParts{StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest}, "traffic"));
   ASSERT_TRUE(monitor.Start().ok());  // the first scan gets stuck in 4200's maps
 
   ASSERT_EQ(stuck->List().size(), 1u);
@@ -293,9 +324,10 @@ TEST(ConsumerComponentStuckReadTest, AStuckProcfsReadIsGivenUpOnAndTheRestIsStil
   EXPECT_GE(FindSample(text, "rocewatch_source_errors_total{source=\"procfs\"}").value_or(0), 1);
 
   RunLoopFor(clock, loop, seconds(11));  // the next scan, on a new thread
-  ASSERT_TRUE(board->latest().has_value());
+  const std::optional<ConsumerObservation>& seen = *monitor.state().consumers();
+  ASSERT_TRUE(seen.has_value());
   std::vector<int> pids;
-  for (const RailConsumer& c : board->latest()->ConsumersOf("mlx5_0")) pids.push_back(c.pid);
+  for (const RailConsumer& c : seen->ConsumersOf("mlx5_0")) pids.push_back(c.pid);
   std::sort(pids.begin(), pids.end());
   EXPECT_EQ(pids, (std::vector<int>{4100, 4200}));
   bool named = false;

@@ -18,6 +18,7 @@
 #include "support/module_pages.h"
 #include "support/no_kernel_ethtool.h"
 #include "support/node_builder.h"
+#include "support/state_stub_component.h"
 
 namespace rocewatch {
 namespace {
@@ -40,6 +41,9 @@ class EthtoolComponentTest : public ::testing::Test {
                                                         NoKernelEthtoolSources());
     ethtool_ = component.get();
     monitor_.AddComponent(std::move(component));
+    // The netdev links the ethtool component reads (netlink's): none known here.
+    monitor_.AddComponent(
+        std::make_unique<StateStubComponent>(StateParts{StatePart::kNetdevLinks}, "netlink"));
     monitor_.SetEventObserver(
         [this](double, std::string_view what) { events_.emplace_back(what); });
     WriteRecordings();
@@ -163,6 +167,8 @@ TEST_F(EthtoolComponentTest, VerdictsFromBeforeARestartHoldUntilJudgedOnLiveCoun
   EthtoolComponent& restarted = *component;
   restarted.RestoreVerdicts(verdicts);
   monitor.AddComponent(std::move(component));
+  monitor.AddComponent(
+      std::make_unique<StateStubComponent>(StateParts{StatePart::kNetdevLinks}, "netlink"));
   std::vector<std::string> events;
   monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
   ASSERT_TRUE(monitor.Start().ok());

@@ -25,6 +25,7 @@
 #include "support/gate.h"
 #include "support/http_client.h"
 #include "support/node_builder.h"
+#include "support/state_stub_component.h"
 
 namespace rocewatch {
 namespace {
@@ -123,6 +124,8 @@ class EthtoolDeadlineTest : public ::testing::Test {
                                            OpenOn(kernel_), ShortDeadline(kernel_, stuck_));
     ethtool_ = component.get();
     monitor_.AddComponent(std::move(component));
+    monitor_.AddComponent(
+        std::make_unique<StateStubComponent>(StateParts{StatePart::kNetdevLinks}, "netlink"));
     monitor_.AddComponent(std::make_unique<SourceStallComponent>(
         *stuck_, std::vector<std::string>{"sysfs", "ethtool"}, milliseconds(20)));
   }

@@ -26,10 +26,8 @@ class RecordingContext final : public MonitorContext {
   const Clock& clock() const override { return clock_; }
   void RequestSnapshot(std::string_view reason) override { snapshot_requests.emplace_back(reason); }
   void RequestPublish() override {}
-  const NodeSnapshot& latest_snapshot() const override { return latest; }
-  const std::set<std::string>& rnic_netdevs() const override { return rnic; }
-  std::map<std::string, NetdevState>& netdevs() override { return netdev_states; }
-  const std::map<std::string, NetdevState>& netdevs() const override { return netdev_states; }
+  const NodeStateView& state() const override { return view_; }
+  NodeStateWriter& state_writer() override { return writer_; }
   void CountSourceError(std::string_view source, uint64_t count) override {
     source_errors[std::string(source)] += count;
   }
@@ -42,13 +40,20 @@ class RecordingContext final : public MonitorContext {
   std::vector<std::string> events;
   std::vector<Severity> severities;  // of each event
   std::map<std::string, uint64_t> source_errors;
-  NodeSnapshot latest;
-  std::set<std::string> rnic;
-  std::map<std::string, NetdevState> netdev_states;
+  // The node state; the component reads all of it and writes none.
+  NodeState node_state;
 
  private:
+  static StateDeclaration ReadsAll() {
+    StateDeclaration all;
+    for (size_t i = 0; i < kStatePartCount; ++i) all.reads_previous.Add(static_cast<StatePart>(i));
+    return all;
+  }
+
   FakeClock& clock_;
   EventLoop loop_;
+  NodeStateView view_{node_state, ReadsAll(), "gid_drift"};
+  NodeStateWriter writer_{node_state, {}, "gid_drift"};
 };
 
 // Captures spdlog output for the life of the object.
@@ -158,7 +163,6 @@ TEST_F(GidDriftComponentTest, ADriftIsCountedLoggedAndTimestamped) {
 TEST_F(GidDriftComponentTest, ADriftNamesTheConsumersHoldingTheStaleEntryAndTheirFate) {
   auto store = MakeStore(writer_);
   GidDriftComponent component(*store, nullptr, {});
-  auto board = std::make_shared<ConsumerBoard>();
   ConsumerObservation seen;
   RailConsumer pinned;
   pinned.pid = 4100;
@@ -167,8 +171,8 @@ TEST_F(GidDriftComponentTest, ADriftNamesTheConsumersHoldingTheStaleEntryAndThei
   pinned.nccl_version = "2.21.5";
   pinned.nccl_gid_index = 3;
   seen.devices["mlx5_0"] = {ConsumerKnowledge::kPresent, {pinned}};
-  board->Publish(seen);
-  component.UseConsumers(board);
+  ctx_.node_state.consumers = seen;
+  component.UseConsumers();
   ASSERT_TRUE(component.Start(ctx_).ok());
   port_.TakeReference(3);  // the job's queue pairs hold the GID at index 3
   component.OnSnapshot(ctx_, Snapshot());

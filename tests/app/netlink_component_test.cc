@@ -8,6 +8,7 @@
 #include "support/fake_snapshot_source.h"
 #include "support/netlink_builders.h"
 #include "support/node_builder.h"
+#include "support/state_stub_component.h"
 
 namespace rocewatch {
 namespace {
@@ -69,9 +70,9 @@ class NetlinkComponentTest : public ::testing::Test {
 
 TEST_F(NetlinkComponentTest, FollowsTheInventorysRnicsAndKeepsTheNetdevMapCurrent) {
   EXPECT_EQ(monitor_.rnic_netdevs(), std::set<std::string>{"rnic0"});
-  ASSERT_EQ(monitor_.netdevs().count("rnic0"), 1u);
-  EXPECT_EQ(monitor_.netdevs().count("eth0"), 0u);
-  EXPECT_TRUE(monitor_.netdevs().at("rnic0").carrier);
+  ASSERT_EQ(monitor_.state().netdev_links()->count("rnic0"), 1u);
+  EXPECT_EQ(monitor_.state().netdev_links()->count("eth0"), 0u);
+  EXPECT_TRUE(monitor_.state().netdev_links()->at("rnic0").carrier);
   EXPECT_EQ(Sample("rocewatch_netdev_carrier", "rnic0"), 1);
   EXPECT_EQ(events_, std::vector<std::string>{"rnic0: watching (carrier up, 1 address(es))"});
 }
@@ -81,7 +82,7 @@ TEST_F(NetlinkComponentTest, FlapIsReportedCountedAndTriggersASettledSnapshot) {
   Push(MakeLink(4, "rnic0", false, 2));
   Push(MakeAddress(4, "10.0.0.2/24", true));
   RunFor(milliseconds(50));
-  EXPECT_FALSE(monitor_.netdevs().at("rnic0").carrier);
+  EXPECT_FALSE(monitor_.state().netdev_links()->at("rnic0").carrier);
   EXPECT_EQ(snapshots_.takes, takes) << "the snapshot waits the settle delay";
   RunFor(milliseconds(100));
   EXPECT_EQ(snapshots_.takes, takes + 1);
@@ -109,7 +110,7 @@ TEST_F(NetlinkComponentTest, AnAddressStormIsSummarisedButFlapsInItAreAlwaysNarr
   EXPECT_EQ(events_[0], "rnic0: address 10.9.1.0/24 added");
   EXPECT_EQ(events_[16], "rnic0: carrier down (operstate LOWERLAYERDOWN)");
   EXPECT_EQ(events_[17], "484 more address changes in this netlink read, not listed one by one");
-  EXPECT_EQ(monitor_.netdevs().at("rnic0").addresses.size(), 501u);
+  EXPECT_EQ(monitor_.state().netdev_links()->at("rnic0").addresses.size(), 501u);
 }
 
 TEST_F(NetlinkComponentTest, MalformedMessagesCountAsSourceErrors) {
@@ -135,12 +136,20 @@ TEST(NetlinkComponentReasonTest, CarrierDownEventCarriesTheLinkExtStateReason) {
   FakeRtnetlinkSource* fake = source.get();
   fake->dump().links = {MakeLink(4, "rnic0", true, 1)};
   NetlinkComponent::Options options;
-  std::vector<std::string> asked;
-  options.link_down_reason = [&asked](const std::string& netdev) {
-    asked.push_back(netdev);
-    return std::string("bad signal integrity (large number of physical errors)");
-  };
+  options.link_down_reasons = true;
+  // The ethtool component's service on the node state.
+  struct Reasons final : LinkDownReasonSource {
+    std::string LinkDownReason(const std::string& netdev) override {
+      asked.push_back(netdev);
+      return "bad signal integrity (large number of physical errors)";
+    }
+    std::vector<std::string> asked;
+  } reasons;
   monitor.AddComponent(std::make_unique<NetlinkComponent>(options, std::move(source)));
+  auto ethtool =
+      std::make_unique<StateStubComponent>(StateParts{StatePart::kLinkDownReasons}, "ethtool");
+  ethtool->values.link_down_reasons = &reasons;
+  monitor.AddComponent(std::move(ethtool));
   std::vector<std::string> events;
   monitor.SetEventObserver([&](double, std::string_view what) { events.emplace_back(what); });
   ASSERT_TRUE(monitor.Start().ok());
@@ -155,7 +164,7 @@ TEST(NetlinkComponentReasonTest, CarrierDownEventCarriesTheLinkExtStateReason) {
   EXPECT_EQ(events[1],
             "rnic0: carrier down (operstate LOWERLAYERDOWN), link_ext_state: bad signal integrity "
             "(large number of physical errors)");
-  EXPECT_EQ(asked, std::vector<std::string>{"rnic0"});  // only for the carrier loss
+  EXPECT_EQ(reasons.asked, std::vector<std::string>{"rnic0"});  // only for the carrier loss
   monitor.Stop();
 }
 

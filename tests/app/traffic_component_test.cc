@@ -8,6 +8,7 @@
 #include "support/fake_clock.h"
 #include "support/http_client.h"
 #include "support/node_builder.h"
+#include "support/state_stub_component.h"
 #include "traffic/traffic_samples.h"
 
 namespace rocewatch {
@@ -57,6 +58,11 @@ class TrafficComponentTest : public ::testing::Test {
     auto component = std::make_unique<TrafficComponent>(TrafficOptions{}, milliseconds(500));
     traffic_ = component.get();
     monitor_.AddComponent(std::move(component));
+    // Registered after the traffic component, run before it: it provides the netdev links.
+    auto netlink =
+        std::make_unique<StateStubComponent>(StateParts{StatePart::kNetdevLinks}, "netlink");
+    netlink_ = netlink.get();
+    monitor_.AddComponent(std::move(netlink));
     monitor_.SetEventObserver(
         [this](double, std::string_view what) { events_.emplace_back(what); });
   }
@@ -75,6 +81,7 @@ class TrafficComponentTest : public ::testing::Test {
   EventLoop loop_;
   Monitor monitor_;
   TrafficComponent* traffic_ = nullptr;
+  StateStubComponent* netlink_ = nullptr;
   std::vector<std::string> events_;
 };
 
@@ -109,19 +116,23 @@ TEST_F(TrafficComponentTest, AStoppedRailIsCollapsedWithAnEventAndACriticalFindi
 // Every rail carries traffic no process is seen holding (the sources say nobody: a kernel RDMA
 // user), then all of it stops: the detector's "unknown" is exported and the stop is a warning.
 TEST_F(TrafficComponentTest, TrafficNoHolderExplainsIsUnknownAndItsStopNeverCritical) {
-  auto board = std::make_shared<ConsumerBoard>();
+  auto consumers =
+      std::make_unique<StateStubComponent>(StateParts{StatePart::kConsumers}, "consumers");
   ConsumerObservation nobody;
   for (int r = 0; r < 4; ++r)
     nobody.devices["mlx5_" + std::to_string(r)] = {ConsumerKnowledge::kNone, {}};
-  board->Publish(nobody);
-  traffic_->UseConsumers(board);
+  consumers->values.consumers = nobody;
+  monitor_.AddComponent(std::move(consumers));
+  traffic_->UseConsumers();
   ASSERT_TRUE(monitor_.Start().ok());
   RunFor(seconds(20));
   const std::string rail = R"({device="mlx5_0",port="1")";
   EXPECT_EQ(Sample("rocewatch_traffic_consumers" + rail + R"(,knowledge="unknown"})"), 1);
   EXPECT_EQ(Sample("rocewatch_traffic_consumers" + rail + R"(,knowledge="none"})"), 0);
-  EXPECT_EQ(board->EffectiveKnowledgeOf("mlx5_0"), ConsumerKnowledge::kUnknown);
-  EXPECT_TRUE(board->TakeFullScanRequest());  // and the daemon looks for the consumer
+  const NodeStateView& state = monitor_.state();
+  EXPECT_EQ(EffectiveKnowledgeOf(state.consumers(), state.traffic_unexplained(), "mlx5_0"),
+            ConsumerKnowledge::kUnknown);
+  EXPECT_TRUE(*state.consumer_scan_requested());  // and the daemon looks for the consumer
   for (double& rate : source_.rates_) rate = 0;
   RunFor(std::chrono::minutes(11));  // past the node-stop window
   EXPECT_EQ(Sample(R"(rocewatch_traffic_collapsed_node_wide{device="mlx5_0",port="1"})"), 1);
@@ -140,7 +151,8 @@ TEST_F(TrafficComponentTest, CarrierFromTheNetlinkStateMakesLinkDown) {
   NetdevState down;
   down.name = "eth3";
   down.carrier = false;
-  monitor_.netdevs()["eth3"] = down;
+  netlink_->values.netdev_links["eth3"] = down;
+  netlink_->Write();
   source_.rates_[3] = 0;
   RunFor(seconds(10));
   EXPECT_EQ(Sample(R"(rocewatch_traffic_state{device="mlx5_3",port="1",state="link_down"})"), 1);

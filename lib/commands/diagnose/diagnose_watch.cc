@@ -72,7 +72,7 @@ Status WatchNode(const HostEnv& env, const DiagnoseOptions& options, SnapshotSou
   for (LinkQualityEntry& entry : report.link_quality)
     if (entry.quality && entry.quality->window_seconds > 0)
       entry.figures = LinkFiguresSource::kWatch;
-  if (consumers) report.consumers = consumers->board().latest();
+  if (consumers) report.consumers = consumers->latest();
   monitor.Stop();
   return Status::Ok();
 }

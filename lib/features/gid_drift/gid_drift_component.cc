@@ -59,6 +59,12 @@ std::unique_ptr<GidDriftComponent> GidDriftComponent::ForDaemon(
 
 GidDriftComponent::~GidDriftComponent() = default;
 
+StateDeclaration GidDriftComponent::declaration() const {
+  StateDeclaration declared;
+  if (use_consumers_) declared.reads = {StatePart::kConsumers};
+  return declared;
+}
+
 Status GidDriftComponent::Start(MonitorContext& ctx) {
   GidStateStore::LoadResult loaded = store_.Load();
   if (loaded.origin == GidStateStore::Origin::kUnusable ||
@@ -107,7 +113,9 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
       std::string line = fmt::format(
           "gid_drift device={} port={} netdev={} gid={} type={} old_index={} new_index={}",
           c.device, e.port, e.netdev, e.gid, GidTypeLabel(e.type), c.old_index, c.new_index);
-      if (consumers_) line += " consumers=\"" + consumers_->DescribeConsumers(c.device) + "\"";
+      if (use_consumers_)
+        line += " consumers=\"" +
+                DescribeEffectiveConsumers(ctx.state().consumers(), nullptr, c.device) + "\"";
       ctx.RecordEvent(line, Severity::kWarning);
     } else if (baseline.count({c.device, e.port}) == 0) {
       ctx.RecordEvent(fmt::format("gid_{} device={} port={} netdev={} gid={} type={} index={}",
@@ -232,6 +240,8 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
 
 void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
   const double now = ctx.clock().UnixSeconds();
+  const std::optional<ConsumerObservation>* consumers =
+      use_consumers_ ? ctx.state().consumers() : nullptr;
   for (const auto& [key, counter] : detector_.state().counters) {
     // Recent drifts only (the RoceGidDrift alert's window); restored ones count too.
     if (counter.events == 0 || now - counter.last_drift_unix_seconds >= kDriftFindingSeconds)
@@ -244,12 +254,12 @@ void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fi
       last += " restored from the state file (indices unknown)";
     const long minutes = std::lround((now - counter.last_drift_unix_seconds) / 60);
     std::string impact;
-    if (consumers_ && consumers_->latest()) {
+    if (consumers && *consumers) {
       if (counter.last_move)
-        impact = DescribeStaleGidImpact(consumers_->latest()->ConsumersOf(key.device),
+        impact = DescribeStaleGidImpact((*consumers)->ConsumersOf(key.device),
                                         counter.last_move->old_index, counter.last_move->new_index);
       impact = impact.empty() ? "; consumers of " + key.device + ": " +
-                                    consumers_->DescribeConsumers(key.device)
+                                    (*consumers)->DescribeConsumers(key.device)
                               : ". Holding the stale entry: " + impact;
     }
     out.push_back(

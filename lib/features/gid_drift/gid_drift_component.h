@@ -26,7 +26,6 @@
 #include "component/monitor_component.h"
 #include "gid_drift/gid_drift_detector.h"
 #include "gid_drift/gid_state_store.h"
-#include "model/consumer_board.h"
 #include "verbs/verbs_device_set.h"
 #include "verbs/verbs_event_watcher.h"
 
@@ -57,9 +56,11 @@ class GidDriftComponent final : public MonitorComponent {
 
   // Who uses each device: drift events and findings name the consumers that hold the stale entry
   // and what happens to them (gid_drift/stale_gid_impact.h).
-  void UseConsumers(std::shared_ptr<const ConsumerBoard> board) { consumers_ = std::move(board); }
+  // Reads the node state's consumers (this poll's). REQUIRES: before Monitor::Start.
+  void UseConsumers() { use_consumers_ = true; }
 
   std::string_view name() const override { return "gid_drift"; }
+  StateDeclaration declaration() const override;
   Status Start(MonitorContext& ctx) override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
@@ -110,7 +111,7 @@ class GidDriftComponent final : public MonitorComponent {
   // Latest evaluation, for metrics and findings.
   std::vector<GidIndexMismatch> mismatches_;
   std::map<GidPortKey, std::vector<uint32_t>> holes_;
-  std::shared_ptr<const ConsumerBoard> consumers_;
+  bool use_consumers_ = false;
   std::vector<GidPortTable> last_tables_;  // the detector's last input
   uint64_t observations_ = 0;
 };

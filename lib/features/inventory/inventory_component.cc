@@ -155,7 +155,9 @@ void InventoryComponent::PatchByteCounters(const NodeSnapshot& snapshot) const {
 }
 
 void InventoryComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  const NodeSnapshot& snapshot = ctx.latest_snapshot();
+  static const NodeSnapshot kNone;
+  const NodeSnapshot* latest = ctx.state().snapshot();
+  const NodeSnapshot& snapshot = latest ? *latest : kNone;
   if (built_ && SameButByteCounters(snapshot, built_from_)) {
     PatchByteCounters(snapshot);
     ++reuses_;
@@ -193,8 +195,9 @@ bool InventoryComponent::Healthy(const MonitorContext& ctx) const {
 
 void InventoryComponent::AppendFindings(const MonitorContext& ctx,
                                         std::vector<Finding>& out) const {
-  if (!reads_failing_) return;
-  std::vector<Finding> failed = CheckReadFailures(ctx.latest_snapshot(), named_failures_);
+  const NodeSnapshot* snapshot = ctx.state().snapshot();
+  if (!reads_failing_ || !snapshot) return;
+  std::vector<Finding> failed = CheckReadFailures(*snapshot, named_failures_);
   out.insert(out.end(), failed.begin(), failed.end());
 }
 

@@ -23,6 +23,8 @@ namespace rocewatch {
 class InventoryComponent final : public MonitorComponent {
  public:
   std::string_view name() const override { return "inventory"; }
+  // Reads the snapshot part (its metrics and findings are about the latest snapshot).
+  StateDeclaration declaration() const override { return {{}, {StatePart::kSnapshot}, {}}; }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   bool Healthy(const MonitorContext& ctx) const override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;

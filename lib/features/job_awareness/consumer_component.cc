@@ -31,7 +31,6 @@ GuardedReaderOptions WithStuckCalls(GuardedReaderOptions reads) {
 ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& paths,
                                      ConsumerOptions options,
                                      std::unique_ptr<PodResourcesSource> kubelet,
-                                     std::shared_ptr<ConsumerBoard> board,
                                      GuardedReaderOptions reads)
     : fs_(fs),
       paths_(paths),
@@ -41,7 +40,6 @@ ConsumerComponent::ConsumerComponent(const FileSystem& fs, const HostPaths& path
                 return std::make_shared<ScanState>(fs, watch, paths, recheck);
               }),
       kubelet_(std::move(kubelet)),
-      board_(std::move(board)),
       full_scan_wait_(options.min_full_scan_interval) {}
 
 namespace {
@@ -53,6 +51,14 @@ size_t ConsumerCount(const ProcfsConsumerScan& scan) {
 }
 
 }  // namespace
+
+StateDeclaration ConsumerComponent::declaration() const {
+  StateDeclaration declared;
+  declared.provides = {StatePart::kConsumers};
+  declared.reads = {StatePart::kSnapshot};
+  declared.reads_previous = {StatePart::kConsumerScanRequest, StatePart::kTrafficUnexplained};
+  return declared;
+}
 
 void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (options_.scan_interval <= Duration::zero()) return;
@@ -74,7 +80,8 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
       merge = true;
     }
   }
-  const bool full_requested = board_->TakeFullScanRequest() &&
+  const bool* scan_requested = ctx.state().consumer_scan_requested();
+  const bool full_requested = scan_requested && *scan_requested &&
                               (!last_full_scan_ || now - *last_full_scan_ >= full_scan_wait_);
   if (!last_scan_ || now - *last_scan_ >= options_.scan_interval || full_requested) {
     const bool full = !last_scan_ || full_requested;
@@ -102,11 +109,10 @@ void ConsumerComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
     merge = true;
   }
   // A device that appeared or went away since the last merge: merge again (no I/O), so that
-  // the board and the exposition follow the inventory.
-  if (!merge && board_->latest() && board_->latest()->devices.size() != snapshot.devices.size())
-    merge = true;
-  for (size_t i = 0; !merge && board_->latest() && i < snapshot.devices.size(); ++i)
-    merge = board_->latest()->devices.count(snapshot.devices[i].name) == 0;
+  // the node state and the exposition follow the inventory.
+  if (!merge && latest_ && latest_->devices.size() != snapshot.devices.size()) merge = true;
+  for (size_t i = 0; !merge && latest_ && i < snapshot.devices.size(); ++i)
+    merge = latest_->devices.count(snapshot.devices[i].name) == 0;
   if (merge) Merge(ctx, snapshot);
 }
 
@@ -150,7 +156,8 @@ void ConsumerComponent::Merge(MonitorContext& ctx, const NodeSnapshot& snapshot)
     described.emplace(device, std::move(now));
   }
   described_ = std::move(described);
-  board_->Publish(std::move(observation));
+  latest_ = std::move(observation);
+  (void)ctx.state_writer().SetConsumers(*latest_);
 }
 
 bool ConsumerComponent::Healthy(const MonitorContext& ctx) const {
@@ -187,15 +194,19 @@ void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
        "Processes whose file descriptors could not be read at the last scan (whether they hold "
        "an RDMA device is unknown)."},
   });
-  const std::optional<ConsumerObservation>& latest = board_->latest();
-  if (!latest) return;
+  const std::optional<ConsumerObservation>& latest = latest_;
+  const NodeSnapshot* snapshot = ctx.state().snapshot();
+  if (!latest || !snapshot) return;
   for (const auto& [device, view] : latest->devices) {
     // A device gone since the last scan is gone from the exposition too (never half a device).
-    if (ctx.latest_snapshot().FindDevice(device) == nullptr) continue;
+    if (snapshot->FindDevice(device) == nullptr) continue;
     out.Gauge(count, "", {{"device", device}}, static_cast<double>(view.consumers.size()));
     // The traffic detector's view: traffic no holder explains makes "nobody" unknown.
     out.Gauge(known, "", {{"device", device}},
-              board_->EffectiveKnowledgeOf(device) == ConsumerKnowledge::kUnknown ? 0 : 1);
+              EffectiveKnowledgeOf(&latest_, ctx.state().traffic_unexplained(), device) ==
+                      ConsumerKnowledge::kUnknown
+                  ? 0
+                  : 1);
     for (const RailConsumer& c : view.consumers) {
       out.Gauge(info, "",
                 {{"device", device},

@@ -5,8 +5,8 @@
 // reads take; a read stuck past the deadline is reported as source "procfs" and the thread and its
 // scanner are given up on, the next scan starting afresh without that read), and every
 // kubelet_interval (and with every full scan) a kubelet pod-resources call (asynchronous: the
-// answer is merged when it arrives), merged into the shared ConsumerBoard that the traffic and GID
-// drift components read. Exports
+// answer is merged when it arrives), merged into the node state's consumers part that the traffic
+// and GID drift components read. Exports
 //   rocewatch_rdma_consumers{device}               consumers holding the device now
 //   rocewatch_rdma_consumers_known{device}         1 if the sources could tell (present or none)
 //   rocewatch_rdma_consumer_info{device, pid, comm, pod, namespace, container, job, nccl_version}
@@ -29,7 +29,6 @@
 #include "consumers/pod_resources.h"
 #include "consumers/procfs_consumer_scanner.h"
 #include "job_awareness/consumer_merge.h"
-#include "model/consumer_board.h"
 #include "os/guarded_reader.h"
 
 namespace rocewatch {
@@ -38,12 +37,14 @@ class ConsumerComponent final : public MonitorComponent {
  public:
   // `kubelet` may be null (not a Kubernetes node, or disabled). `reads`: where the procfs scan's
   // stuck reads are reported, and its deadline (a null `stuck`: a StuckCalls of its own).
-  // REQUIRES: board non-null; fs outlives the component and every reading thread given up on.
+  // REQUIRES: fs outlives the component and every reading thread given up on.
   ConsumerComponent(const FileSystem& fs, const HostPaths& paths, ConsumerOptions options,
-                    std::unique_ptr<PodResourcesSource> kubelet,
-                    std::shared_ptr<ConsumerBoard> board, GuardedReaderOptions reads = {});
+                    std::unique_ptr<PodResourcesSource> kubelet, GuardedReaderOptions reads = {});
 
   std::string_view name() const override { return "consumers"; }
+  // Provides kConsumers. Reads the traffic component's scan request and unexplained devices as
+  // of the poll before (reads_previous: the traffic component reads this poll's consumers).
+  StateDeclaration declaration() const override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   // False while the latest procfs scan or kubelet call had a failed read (read_failed names it).
   bool Healthy(const MonitorContext& ctx) const override;
@@ -51,7 +52,8 @@ class ConsumerComponent final : public MonitorComponent {
   // read_failed for the consumer sources (job_awareness/consumer_read_checks.h).
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
 
-  const ConsumerBoard& board() const { return *board_; }
+  // The observation provided last; nullopt before the first scan.
+  const std::optional<ConsumerObservation>& latest() const { return latest_; }
 
  private:
   void Merge(MonitorContext& ctx, const NodeSnapshot& snapshot);
@@ -66,7 +68,7 @@ class ConsumerComponent final : public MonitorComponent {
   const ConsumerOptions options_;
   GuardedReader<ScanState> reader_;
   std::unique_ptr<PodResourcesSource> kubelet_;
-  std::shared_ptr<ConsumerBoard> board_;
+  std::optional<ConsumerObservation> latest_;
   std::optional<MonoTime> last_scan_;
   std::optional<MonoTime> last_full_scan_;
   std::optional<MonoTime> last_kubelet_request_;

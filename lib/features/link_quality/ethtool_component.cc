@@ -33,8 +33,15 @@ EthtoolComponent::EthtoolComponent(EthtoolOptions options, const FileSystem& fs,
       link_quality_(options.link_quality),
       pfc_(options.pfc) {}
 
+StateDeclaration EthtoolComponent::declaration() const {
+  StateDeclaration declared;
+  declared.provides = {StatePart::kLinkDownReasons};
+  declared.reads = {StatePart::kRnicNetdevs, StatePart::kNetdevLinks};
+  return declared;
+}
+
 Status EthtoolComponent::Start(MonitorContext& ctx) {
-  (void)ctx;
+  (void)ctx.state_writer().SetLinkDownReasons(this);
   if (!statistics_error_.empty())
     spdlog::warn("ethtool: driver statistics unavailable ({}); recordings only", statistics_error_);
   if (!netlink_error_.empty())
@@ -45,7 +52,7 @@ Status EthtoolComponent::Start(MonitorContext& ctx) {
 }
 
 void EthtoolComponent::Stop(MonitorContext& ctx) {
-  (void)ctx;
+  (void)ctx.state_writer().SetLinkDownReasons(nullptr);
   runner_.Stop();
 }
 
@@ -63,9 +70,11 @@ void EthtoolComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
 
 void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
   last_counters_ = now;
-  latest_ = poller_->Poll(ctx.rnic_netdevs());
+  const std::set<std::string>* rnic_netdevs = ctx.state().rnic_netdevs();
+  latest_ = poller_->Poll(rnic_netdevs ? *rnic_netdevs : std::set<std::string>{});
   std::map<std::string, LinkQualitySample> quality_samples;
   std::map<std::string, PfcSample> pfc_samples;
+  const std::map<std::string, NetdevState>* links = ctx.state().netdev_links();
   uint64_t errors = 0;
   for (auto it = latest_.begin(); it != latest_.end();) {
     const NetdevEthtool& readings = it->second;
@@ -75,8 +84,8 @@ void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
       continue;
     }
     std::optional<bool> carrier;
-    if (auto n = ctx.netdevs().find(it->first); n != ctx.netdevs().end())
-      carrier = n->second.carrier;
+    if (links)
+      if (auto n = links->find(it->first); n != links->end()) carrier = n->second.carrier;
     quality_samples[it->first] = LinkQualitySampleFrom(now, readings, carrier);
     pfc_samples[it->first] = PfcSampleFrom(now, readings);
     ++it;

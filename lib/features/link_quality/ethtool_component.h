@@ -4,7 +4,8 @@
 // `optics_interval` (one module per snapshot: I2C is slow), feeds the link-quality and PFC-storm
 // detectors and the optics checks, exports rocewatch_netdev_fec_*, rocewatch_netdev_pre_fec_ber,
 // rocewatch_netdev_pfc_*, rocewatch_link_quality_state and rocewatch_module_*, reports state
-// changes as events, and tells the netlink component why a link went down.
+// changes as events, and provides on the node state the service that says why a link went down
+// (for the netlink component's carrier-down events).
 
 #include <map>
 #include <memory>
@@ -23,7 +24,7 @@
 
 namespace rocewatch {
 
-class EthtoolComponent final : public MonitorComponent {
+class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSource {
  public:
   // `sources` opened (HostEnv::ethtool); a null source leaves recordings as the only input (its
   // error is logged at Start). Their calls run on the component's reading thread behind
@@ -33,6 +34,9 @@ class EthtoolComponent final : public MonitorComponent {
                    EthtoolSources sources, EthtoolReadDeadline deadline = {});
 
   std::string_view name() const override { return "ethtool"; }
+  // Provides kLinkDownReasons (itself, from Start to Stop); reads the RNIC netdevs and the netdev
+  // links (a link's carrier).
+  StateDeclaration declaration() const override;
   // Starts the reading thread; Stop joins it (never one given up on: that one was detached).
   Status Start(MonitorContext& ctx) override;
   void Stop(MonitorContext& ctx) override;
@@ -44,7 +48,7 @@ class EthtoolComponent final : public MonitorComponent {
 
   // Why `netdev`'s link is down, from a fresh LINKSTATE read ("" when the driver does not say,
   // or does not answer within the read deadline).
-  std::string LinkDownReason(const std::string& netdev);
+  std::string LinkDownReason(const std::string& netdev) override;
   // The diagnose section for the current state.
   std::vector<LinkQualityEntry> ReportEntries() const;
   // The detectors' windowed verdicts (the daemon's GET /api/v1/state).

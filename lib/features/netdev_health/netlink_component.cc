@@ -14,9 +14,19 @@ NetlinkComponent::NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSou
 
 NetlinkComponent::~NetlinkComponent() = default;
 
+StateDeclaration NetlinkComponent::declaration() const {
+  StateDeclaration declared;
+  declared.provides = {StatePart::kNetdevLinks};
+  declared.reads = {StatePart::kRnicNetdevs};
+  if (options_.link_down_reasons) declared.reads_previous.Add(StatePart::kLinkDownReasons);
+  return declared;
+}
+
 Status NetlinkComponent::Start(MonitorContext& ctx) {
-  listener_ =
-      std::make_unique<NetlinkListener>(*source_, ctx.clock(), ctx.rnic_netdevs(), options_.health);
+  const std::set<std::string>* rnic_netdevs = ctx.state().rnic_netdevs();
+  listener_ = std::make_unique<NetlinkListener>(
+      *source_, ctx.clock(), rnic_netdevs ? *rnic_netdevs : std::set<std::string>{},
+      options_.health);
   listener_->set_on_changes([this, &ctx](const auto& changes, const auto& narration) {
     OnChanges(ctx, changes, narration);
   });
@@ -25,7 +35,7 @@ Status NetlinkComponent::Start(MonitorContext& ctx) {
     listener_.reset();
     return started;
   }
-  ctx.netdevs() = listener_->tracker().RnicStates();
+  (void)ctx.state_writer().SetNetdevLinks(listener_->tracker().RnicStates());
   return Status::Ok();
 }
 
@@ -37,8 +47,9 @@ void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevCh
   for (const NetdevNarration& n : narration) {
     if (n.routine && ++routine > kMaxRoutineNarrationsPerRead) continue;
     std::string reason;
-    if (options_.link_down_reason && n.text.rfind("carrier down", 0) == 0)
-      reason = options_.link_down_reason(n.netdev);
+    LinkDownReasonSource* reasons =
+        options_.link_down_reasons ? ctx.state().link_down_reasons() : nullptr;
+    if (reasons && n.text.rfind("carrier down", 0) == 0) reason = reasons->LinkDownReason(n.netdev);
     ctx.RecordEvent(
         n.netdev + ": " + n.text + (reason.empty() ? "" : ", link_ext_state: " + reason),
         n.severity);
@@ -50,7 +61,7 @@ void NetlinkComponent::OnChanges(MonitorContext& ctx, const std::vector<NetdevCh
   bool gids_may_move = false;
   for (const NetdevChange& c : changes)
     gids_may_move = gids_may_move || c.kind != NetdevChange::Kind::kRouting;
-  ctx.netdevs() = listener_->tracker().RnicStates();
+  (void)ctx.state_writer().SetNetdevLinks(listener_->tracker().RnicStates());
   if (gids_may_move) ctx.RequestSnapshot("netlink");
   uint64_t errors = listener_->errors();
   if (errors > errors_reported_) ctx.CountSourceError("netlink", errors - errors_reported_);
@@ -75,7 +86,8 @@ NetdevRestoreOutcome NetlinkComponent::RestoreIncidents(
 
 void NetlinkComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   (void)snapshot;
-  if (listener_) listener_->SetRnicNetdevs(ctx.rnic_netdevs());
+  const std::set<std::string>* rnic_netdevs = ctx.state().rnic_netdevs();
+  if (listener_ && rnic_netdevs) listener_->SetRnicNetdevs(*rnic_netdevs);
 }
 
 void NetlinkComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {

@@ -1,12 +1,11 @@
 #pragma once
 // The netlink listener as a daemon component: follows the RNIC netdevs through rtnetlink, keeps
-// MonitorContext::netdevs() current (other components read carrier from it), asks for a GID
+// the node state's netdev links current (other components read carrier from them), asks for a GID
 // snapshot after link and address events of RNIC netdevs (the kernel rewrites GID tables after
 // address events), reports flaps and address changes as events, and contributes the netdev
 // metrics and findings (docs/netlink.md).
 // Threading: event-loop thread only (MonitorComponent).
 
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,9 +18,11 @@ namespace rocewatch {
 
 struct NetlinkComponentOptions {
   NetdevHealthConfig health;
-  // Why a netdev's link went down ("bad signal integrity (...)", "" when unknown): asked when a
-  // carrier-down event is reported, and appended to its line.
-  std::function<std::string(const std::string& netdev)> link_down_reason;
+  // Ask the node state's LinkDownReasonSource (the ethtool component provides it) why a link went
+  // down when a carrier-down event is reported, and append the reason to its line. The reason is
+  // asked at the event, between polls: the read is declared reads_previous, so it orders nothing
+  // (the ethtool component itself reads the netdev links this component provides).
+  bool link_down_reasons = false;
 };
 
 class NetlinkComponent final : public MonitorComponent {
@@ -34,6 +35,7 @@ class NetlinkComponent final : public MonitorComponent {
   ~NetlinkComponent() override;
 
   std::string_view name() const override { return "netlink"; }
+  StateDeclaration declaration() const override;
   Status Start(MonitorContext& ctx) override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;

@@ -1,5 +1,7 @@
 #include "traffic/traffic_component.h"
 
+#include <set>
+
 #include "traffic/format_rate.h"
 #include "traffic/traffic_metric_names.h"
 #include "traffic/traffic_samples.h"
@@ -15,6 +17,16 @@ bool IsTrouble(TrafficState state) {
 
 TrafficComponent::TrafficComponent(TrafficOptions options, Duration min_interval)
     : detector_(std::move(options)), min_interval_(min_interval) {}
+
+StateDeclaration TrafficComponent::declaration() const {
+  StateDeclaration declared;
+  declared.reads = {StatePart::kNetdevLinks};
+  if (use_consumers_) {
+    declared.reads.Add(StatePart::kConsumers);
+    declared.provides = {StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest};
+  }
+  return declared;
+}
 
 void TrafficComponent::Resume(const std::map<PortKey, PortTrafficResume>& ports) {
   for (const auto& [key, from] : ports) {
@@ -65,29 +77,40 @@ void TrafficComponent::JudgeRestored(MonitorContext& ctx) {
   }
 }
 
+void TrafficComponent::ProvideUnexplained(MonitorContext& ctx,
+                                          const std::vector<PortTrafficSample>& samples) {
+  // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen,
+  // or a kernel RDMA user. The node state carries the detector's view to the exporter.
+  std::set<std::string> unexplained;
+  bool scan = false;
+  for (const PortTrafficSample& sample : samples) {
+    const PortTrafficStatus* status = detector_.Find(sample.key);
+    const bool proven = status && sample.consumers == ConsumerKnowledge::kNone &&
+                        status->consumers == ConsumerKnowledge::kUnknown;
+    scan = scan || proven;
+    if (proven) unexplained.insert(sample.key.device);
+  }
+  (void)ctx.state_writer().SetTrafficUnexplained(std::move(unexplained));
+  (void)ctx.state_writer().SetConsumerScanRequested(scan);
+}
+
 void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
+  // A scan request stands for one poll: the consumers component acts on it at the next.
+  if (use_consumers_) (void)ctx.state_writer().SetConsumerScanRequested(false);
   if (last_fed_ && snapshot.taken_at - *last_fed_ < min_interval_) return;
   last_fed_ = snapshot.taken_at;
-  std::vector<PortTrafficSample> samples = TrafficSamplesFrom(snapshot, ctx.netdevs());
-  if (consumers_) {
+  static const std::map<std::string, NetdevState> kNoLinks;
+  const std::map<std::string, NetdevState>* links = ctx.state().netdev_links();
+  std::vector<PortTrafficSample> samples = TrafficSamplesFrom(snapshot, links ? *links : kNoLinks);
+  const std::optional<ConsumerObservation>* consumers =
+      use_consumers_ ? ctx.state().consumers() : nullptr;
+  if (consumers) {
     for (PortTrafficSample& sample : samples)
-      sample.consumers = consumers_->KnowledgeOf(sample.key.device);
+      sample.consumers =
+          *consumers ? (*consumers)->KnowledgeOf(sample.key.device) : ConsumerKnowledge::kUnknown;
   }
   detector_.Observe(snapshot.taken_at, samples);
-  if (consumers_) {
-    // Traffic on a rail nobody is known to hold: a consumer the incremental scan has not seen,
-    // or a kernel RDMA user. The board carries the detector's view to the exporter.
-    std::map<std::string, bool> unexplained;
-    for (const PortTrafficSample& sample : samples) {
-      const PortTrafficStatus* status = detector_.Find(sample.key);
-      const bool proven = status && sample.consumers == ConsumerKnowledge::kNone &&
-                          status->consumers == ConsumerKnowledge::kUnknown;
-      if (proven) consumers_->RequestFullScan();
-      unexplained[sample.key.device] = unexplained[sample.key.device] || proven;
-    }
-    for (const auto& [device, proven] : unexplained)
-      consumers_->SetTrafficUnexplained(device, proven);
-  }
+  if (consumers) ProvideUnexplained(ctx, samples);
 
   // Entering and leaving degraded or collapsed are events; pauses and link changes are not (the
   // netlink component reports the link).
@@ -102,7 +125,9 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
                        TrafficStateLabel(status.state);
     if (restored_pending_.count(key) != 0) what += " (restored at start, judged on live counters)";
     if (!status.reason.empty()) what += ": " + status.reason;
-    if (consumers_) what += "; consumers: " + consumers_->DescribeEffectiveConsumers(key.device);
+    if (consumers)
+      what += "; consumers: " +
+              DescribeEffectiveConsumers(consumers, ctx.state().traffic_unexplained(), key.device);
     ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
@@ -157,12 +182,13 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
 }
 
 void TrafficComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {
-  (void)ctx;
   std::vector<Finding> findings = detector_.Findings();
-  if (consumers_) {
+  if (use_consumers_) {
     for (Finding& finding : findings) {
       const std::string device = finding.subject.substr(0, finding.subject.rfind('/'));
-      finding.message += "; consumers: " + consumers_->DescribeEffectiveConsumers(device);
+      finding.message +=
+          "; consumers: " + DescribeEffectiveConsumers(ctx.state().consumers(),
+                                                       ctx.state().traffic_unexplained(), device);
     }
   }
   out.insert(out.end(), findings.begin(), findings.end());

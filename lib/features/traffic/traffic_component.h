@@ -3,9 +3,10 @@
 // netlink component keeps) to a TrafficDetector, exports
 // rocewatch_traffic_rate_bytes_per_second, rocewatch_traffic_baseline_bytes_per_second and
 // rocewatch_traffic_state and rocewatch_traffic_collapsed_node_wide, reports state changes as
-// events and degraded/collapsed rails as findings, naming the rail's consumers. With a
-// ConsumerBoard, each rail's consumer knowledge feeds the detector (a rail nobody holds is idle),
-// and traffic on a rail nobody is known to hold asks the board for a full scan. docs/detection.md.
+// events and degraded/collapsed rails as findings, naming the rail's consumers. With consumers
+// (UseConsumers), each rail's consumer knowledge feeds the detector (a rail nobody holds is idle),
+// and traffic on a rail nobody is known to hold is provided on the node state as unexplained and
+// asks for a full consumer scan. docs/detection.md.
 
 #include <map>
 #include <memory>
@@ -13,7 +14,6 @@
 #include <string>
 
 #include "component/monitor_component.h"
-#include "model/consumer_board.h"
 #include "traffic/traffic_detector.h"
 
 namespace rocewatch {
@@ -25,8 +25,11 @@ class TrafficComponent final : public MonitorComponent {
   // events; their counters simply count in the next interval). Half the poll interval is right.
   TrafficComponent(TrafficOptions options, Duration min_interval);
 
-  // Where the rails' consumers come from; without a board every rail's consumers are unknown.
-  void UseConsumers(std::shared_ptr<ConsumerBoard> board) { consumers_ = std::move(board); }
+  // Read the rails' consumers from the node state (kConsumers, this poll's: the consumers
+  // component runs first) and provide kTrafficUnexplained and kConsumerScanRequest (which the
+  // consumers component reads at the next poll); without it every rail's consumers are unknown.
+  // REQUIRES: before Monitor::Start.
+  void UseConsumers() { use_consumers_ = true; }
 
   // Starts ports from the running daemon's view (TrafficDetector::Resume): `rocewatch diagnose
   // --watch`. REQUIRES: before the first snapshot.
@@ -45,6 +48,7 @@ class TrafficComponent final : public MonitorComponent {
   }
 
   std::string_view name() const override { return "traffic"; }
+  StateDeclaration declaration() const override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
@@ -59,12 +63,15 @@ class TrafficComponent final : public MonitorComponent {
   Duration min_interval_;
   std::optional<MonoTime> last_fed_;
   std::map<PortKey, TrafficState> last_states_;
-  std::shared_ptr<ConsumerBoard> consumers_;
+  bool use_consumers_ = false;
   // Restored rails in trouble not judged yet -> the restored state.
   std::map<PortKey, TrafficState> restored_pending_;
   std::map<std::pair<std::string, std::string>, size_t> restore_counts_;
 
   void JudgeRestored(MonitorContext& ctx);
+  // Provides which devices carry traffic no known consumer explains, and asks for a full scan
+  // when one does.
+  void ProvideUnexplained(MonitorContext& ctx, const std::vector<PortTrafficSample>& samples);
 };
 
 }  // namespace rocewatch

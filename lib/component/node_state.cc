@@ -1,0 +1,135 @@
+#include "component/node_state.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+namespace rocewatch {
+
+std::string_view StatePartName(StatePart part) {
+  switch (part) {
+    case StatePart::kSnapshot:
+      return "snapshot";
+    case StatePart::kRnicNetdevs:
+      return "rnic_netdevs";
+    case StatePart::kNetdevLinks:
+      return "netdev_links";
+    case StatePart::kConsumers:
+      return "consumers";
+    case StatePart::kTrafficUnexplained:
+      return "traffic_unexplained";
+    case StatePart::kConsumerScanRequest:
+      return "consumer_scan_request";
+    case StatePart::kLinkDownReasons:
+      return "link_down_reasons";
+  }
+  return "unknown";
+}
+
+NodeStateView::NodeStateView(const NodeState& state, StateDeclaration declaration,
+                             std::string component)
+    : state_(state), declaration_(declaration), component_(std::move(component)) {}
+
+bool NodeStateView::MayRead(StatePart part) const {
+  if (declaration_.MayRead(part)) return true;
+  ++refused_;
+  const size_t bit = static_cast<size_t>(part);
+  if (!logged_.test(bit)) {
+    logged_.set(bit);
+    spdlog::error("component {} read node state part {} it did not declare; refused", component_,
+                  StatePartName(part));
+  }
+  return false;
+}
+
+const NodeSnapshot* NodeStateView::snapshot() const {
+  return MayRead(StatePart::kSnapshot) ? &state_.snapshot : nullptr;
+}
+
+const std::set<std::string>* NodeStateView::rnic_netdevs() const {
+  return MayRead(StatePart::kRnicNetdevs) ? &state_.rnic_netdevs : nullptr;
+}
+
+const std::map<std::string, NetdevState>* NodeStateView::netdev_links() const {
+  return MayRead(StatePart::kNetdevLinks) ? &state_.netdev_links : nullptr;
+}
+
+const std::optional<ConsumerObservation>* NodeStateView::consumers() const {
+  return MayRead(StatePart::kConsumers) ? &state_.consumers : nullptr;
+}
+
+const std::set<std::string>* NodeStateView::traffic_unexplained() const {
+  return MayRead(StatePart::kTrafficUnexplained) ? &state_.traffic_unexplained : nullptr;
+}
+
+const bool* NodeStateView::consumer_scan_requested() const {
+  return MayRead(StatePart::kConsumerScanRequest) ? &state_.consumer_scan_requested : nullptr;
+}
+
+LinkDownReasonSource* NodeStateView::link_down_reasons() const {
+  return MayRead(StatePart::kLinkDownReasons) ? state_.link_down_reasons : nullptr;
+}
+
+NodeStateWriter::NodeStateWriter(NodeState& state, StateParts provides, std::string component)
+    : state_(state), provides_(provides), component_(std::move(component)) {}
+
+Status NodeStateWriter::MayWrite(StatePart part) const {
+  if (provides_.Has(part)) return Status::Ok();
+  std::string what = "component " + component_ + " wrote node state part " +
+                     std::string(StatePartName(part)) + " it does not provide; refused";
+  spdlog::error("{}", what);
+  return Status::PermissionDenied(std::move(what));
+}
+
+Status NodeStateWriter::SetNetdevLinks(std::map<std::string, NetdevState> links) {
+  Status may = MayWrite(StatePart::kNetdevLinks);
+  if (may.ok()) state_.netdev_links = std::move(links);
+  return may;
+}
+
+Status NodeStateWriter::SetConsumers(ConsumerObservation observation) {
+  Status may = MayWrite(StatePart::kConsumers);
+  if (may.ok()) state_.consumers = std::move(observation);
+  return may;
+}
+
+Status NodeStateWriter::SetTrafficUnexplained(std::set<std::string> devices) {
+  Status may = MayWrite(StatePart::kTrafficUnexplained);
+  if (may.ok()) state_.traffic_unexplained = std::move(devices);
+  return may;
+}
+
+Status NodeStateWriter::SetConsumerScanRequested(bool requested) {
+  Status may = MayWrite(StatePart::kConsumerScanRequest);
+  if (may.ok()) state_.consumer_scan_requested = requested;
+  return may;
+}
+
+Status NodeStateWriter::SetLinkDownReasons(LinkDownReasonSource* source) {
+  Status may = MayWrite(StatePart::kLinkDownReasons);
+  if (may.ok()) state_.link_down_reasons = source;
+  return may;
+}
+
+ConsumerKnowledge EffectiveKnowledgeOf(const std::optional<ConsumerObservation>* consumers,
+                                       const std::set<std::string>* traffic_unexplained,
+                                       const std::string& device) {
+  const ConsumerKnowledge known =
+      consumers && *consumers ? (*consumers)->KnowledgeOf(device) : ConsumerKnowledge::kUnknown;
+  const bool unexplained = traffic_unexplained && traffic_unexplained->count(device) > 0;
+  return known == ConsumerKnowledge::kNone && unexplained ? ConsumerKnowledge::kUnknown : known;
+}
+
+std::string DescribeEffectiveConsumers(const std::optional<ConsumerObservation>* consumers,
+                                       const std::set<std::string>* traffic_unexplained,
+                                       const std::string& device) {
+  const bool sources_know = consumers && *consumers;
+  const ConsumerKnowledge known =
+      sources_know ? (*consumers)->KnowledgeOf(device) : ConsumerKnowledge::kUnknown;
+  if (EffectiveKnowledgeOf(consumers, traffic_unexplained, device) == known)
+    return sources_know ? (*consumers)->DescribeConsumers(device) : "unknown";
+  return "unknown (traffic that no process holds: a kernel RDMA user such as NFS over RDMA or "
+         "NVMe-oF, or a consumer not seen yet)";
+}
+
+}  // namespace rocewatch
