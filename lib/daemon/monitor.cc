@@ -154,8 +154,12 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
   const NodeSnapshot& latest = state_.snapshot;
   for (const auto& [source, errors] : latest.read_errors) CountSourceError(source, errors);
 
+  // Rebuilt only when the inventory's netdevs changed (rarely: a device or VLAN came or went).
   const std::vector<std::string> rnic_netdevs = RnicNetdevs(latest, RnicNetdevScope::kAll);
-  state_.rnic_netdevs = std::set<std::string>(rnic_netdevs.begin(), rnic_netdevs.end());
+  if (rnic_netdevs.size() != state_.rnic_netdevs.size() ||
+      !std::all_of(rnic_netdevs.begin(), rnic_netdevs.end(),
+                   [&](const std::string& n) { return state_.rnic_netdevs.count(n) != 0; }))
+    state_.rnic_netdevs = std::set<std::string>(rnic_netdevs.begin(), rnic_netdevs.end());
   for (size_t i : order_) {
     if (!component_started_[i]) continue;
     const uint64_t errors_before = source_errors_counted_;

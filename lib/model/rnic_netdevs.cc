@@ -20,8 +20,14 @@ std::vector<std::string> RnicNetdevs(const NodeSnapshot& snapshot, RnicNetdevSco
         continue;
       }
       if (scope != RnicNetdevScope::kGid) names.insert(port.netdevs.begin(), port.netdevs.end());
-      for (const GidEntry& gid : port.gids)
-        if (!gid.netdev.empty()) names.insert(gid.netdev);
+      // A port's GIDs name one or two netdevs over up to 255 entries, in runs: look one up only
+      // where the run changes.
+      const std::string* last = nullptr;
+      for (const GidEntry& gid : port.gids) {
+        if (gid.netdev.empty() || (last != nullptr && gid.netdev == *last)) continue;
+        names.insert(gid.netdev);
+        last = &gid.netdev;
+      }
     }
   std::vector<std::string> sorted(names.begin(), names.end());
   std::sort(sorted.begin(), sorted.end(), NaturalLess);

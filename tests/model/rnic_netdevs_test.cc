@@ -45,6 +45,24 @@ TEST(RnicNetdevsTest, EachScopeNamesItsNetdevsInNaturalOrder) {
   EXPECT_EQ(PrimaryNetdev(node.devices[0].ports[0]), "ens10f0np0");
 }
 
+// GID netdevs come in runs (one per address family and type); a netdev whose run is interrupted
+// and resumed is still named once, and one that appears only after another run is named too.
+TEST(RnicNetdevsTest, GidNetdevsInInterruptedRunsAreEachNamedOnce) {
+  NodeSnapshot node;
+  node.devices = {RoceDevice("mlx5_0", "eth0", {})};
+  Port& port = node.devices[0].ports[0];
+  port.netdevs.clear();
+  port.own_netdevs.clear();
+  const GidEntry first = port.gids.front();
+  port.gids.clear();
+  for (const char* netdev : {"eth0", "eth0", "eth0.7", "eth0.7", "eth0", "eth0.9"}) {
+    port.gids.push_back(first);
+    port.gids.back().index = static_cast<uint32_t>(port.gids.size() - 1);
+    port.gids.back().netdev = netdev;
+  }
+  EXPECT_EQ(RnicNetdevs(node, RnicNetdevScope::kGid), (Names{"eth0", "eth0.7", "eth0.9"}));
+}
+
 TEST(RnicNetdevsTest, ANodeWithoutDevicesHasNone) {
   EXPECT_TRUE(RnicNetdevs(NodeSnapshot{}, RnicNetdevScope::kAll).empty());
 }
