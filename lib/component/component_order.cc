@@ -8,9 +8,18 @@ namespace rocewatch {
 namespace {
 
 constexpr StatePart kAllParts[] = {
-    StatePart::kSnapshot,        StatePart::kRnicNetdevs,        StatePart::kNetdevLinks,
-    StatePart::kConsumers,       StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest,
+    StatePart::kSnapshot,
+    StatePart::kRnicNetdevs,
+    StatePart::kNetdevLinks,
+    StatePart::kConsumers,
+    StatePart::kTrafficUnexplained,
+    StatePart::kConsumerScanRequest,
     StatePart::kLinkDownReasons,
+    StatePart::kRestoredIncidents,
+    StatePart::kNetdevIncidents,
+    StatePart::kRailIncidents,
+    StatePart::kFarEnds,
+    StatePart::kLinkVerdicts,
 };
 static_assert(std::size(kAllParts) == kStatePartCount);
 

@@ -75,8 +75,9 @@ class MonitorComponent {
   // Monitor::Start, which orders the components by them. Default: none.
   virtual StateDeclaration declaration() const { return {}; }
 
-  // Called once before the first snapshot: open sockets, watch fds, schedule timers. A failure is
-  // logged and counted and the daemon goes on without this component.
+  // Called once before the first snapshot, in the OnSnapshot order (so a part a provider sets in
+  // its Start is there for its readers' Start): open sockets, watch fds, schedule timers. A
+  // failure is logged and counted and the daemon goes on without this component.
   virtual Status Start(MonitorContext& ctx) {
     (void)ctx;
     return Status::Ok();
@@ -87,6 +88,10 @@ class MonitorComponent {
     (void)ctx;
     (void)snapshot;
   }
+  // Called after every component's OnSnapshot of a poll, in the same order, before the poll's
+  // findings are published: for work that needs what the whole poll found (writing the state
+  // file). Parts read here hold this poll's values, whether declared `reads` or `reads_previous`.
+  virtual void AfterPoll(MonitorContext& ctx) { (void)ctx; }
   // False while what the component reports rests on reads that failed, even in a poll that
   // counted no new source error (a GID table carried forward with unknown slots). Read after each
   // OnSnapshot for rocewatch_component_success. Default: true.
@@ -104,7 +109,9 @@ class MonitorComponent {
     (void)ctx;
     (void)out;
   }
-  // Called once when the daemon stops: flush state, close fds.
+  // Called once when the daemon stops, in the reverse of the OnSnapshot order (a component stops
+  // before the providers of what it reads, so what they provide at their Stop is current when the
+  // GID drift component writes the state file at its own): flush state, close fds.
   virtual void Stop(MonitorContext& ctx) { (void)ctx; }
 };
 

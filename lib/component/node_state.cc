@@ -22,6 +22,16 @@ std::string_view StatePartName(StatePart part) {
       return "consumer_scan_request";
     case StatePart::kLinkDownReasons:
       return "link_down_reasons";
+    case StatePart::kRestoredIncidents:
+      return "restored_incidents";
+    case StatePart::kNetdevIncidents:
+      return "netdev_incidents";
+    case StatePart::kRailIncidents:
+      return "rail_incidents";
+    case StatePart::kFarEnds:
+      return "far_ends";
+    case StatePart::kLinkVerdicts:
+      return "link_verdicts";
   }
   return "unknown";
 }
@@ -70,6 +80,26 @@ LinkDownReasonSource* NodeStateView::link_down_reasons() const {
   return MayRead(StatePart::kLinkDownReasons) ? state_.link_down_reasons : nullptr;
 }
 
+const std::optional<RestoredIncidents>* NodeStateView::restored_incidents() const {
+  return MayRead(StatePart::kRestoredIncidents) ? &state_.restored_incidents : nullptr;
+}
+
+const KeptNetdevIncidents* NodeStateView::netdev_incidents() const {
+  return MayRead(StatePart::kNetdevIncidents) ? &state_.netdev_incidents : nullptr;
+}
+
+const KeptRailIncidents* NodeStateView::rail_incidents() const {
+  return MayRead(StatePart::kRailIncidents) ? &state_.rail_incidents : nullptr;
+}
+
+const std::map<std::string, PersistedFarEnd>* NodeStateView::far_ends() const {
+  return MayRead(StatePart::kFarEnds) ? &state_.far_ends : nullptr;
+}
+
+const PersistedLinkVerdicts* NodeStateView::link_verdicts() const {
+  return MayRead(StatePart::kLinkVerdicts) ? &state_.link_verdicts : nullptr;
+}
+
 NodeStateWriter::NodeStateWriter(NodeState& state, StateParts provides, std::string component)
     : state_(state), provides_(provides), component_(std::move(component)) {}
 
@@ -81,34 +111,51 @@ Status NodeStateWriter::MayWrite(StatePart part) const {
   return Status::PermissionDenied(std::move(what));
 }
 
-Status NodeStateWriter::SetNetdevLinks(std::map<std::string, NetdevState> links) {
-  Status may = MayWrite(StatePart::kNetdevLinks);
-  if (may.ok()) state_.netdev_links = std::move(links);
+template <typename T, typename V>
+Status NodeStateWriter::Write(StatePart part, T NodeState::*member, V&& value) {
+  Status may = MayWrite(part);
+  if (may.ok()) state_.*member = std::forward<V>(value);
   return may;
+}
+
+Status NodeStateWriter::SetNetdevLinks(std::map<std::string, NetdevState> links) {
+  return Write(StatePart::kNetdevLinks, &NodeState::netdev_links, std::move(links));
 }
 
 Status NodeStateWriter::SetConsumers(ConsumerObservation observation) {
-  Status may = MayWrite(StatePart::kConsumers);
-  if (may.ok()) state_.consumers = std::move(observation);
-  return may;
+  return Write(StatePart::kConsumers, &NodeState::consumers, std::move(observation));
 }
 
 Status NodeStateWriter::SetTrafficUnexplained(std::set<std::string> devices) {
-  Status may = MayWrite(StatePart::kTrafficUnexplained);
-  if (may.ok()) state_.traffic_unexplained = std::move(devices);
-  return may;
+  return Write(StatePart::kTrafficUnexplained, &NodeState::traffic_unexplained, std::move(devices));
 }
 
 Status NodeStateWriter::SetConsumerScanRequested(bool requested) {
-  Status may = MayWrite(StatePart::kConsumerScanRequest);
-  if (may.ok()) state_.consumer_scan_requested = requested;
-  return may;
+  return Write(StatePart::kConsumerScanRequest, &NodeState::consumer_scan_requested, requested);
 }
 
 Status NodeStateWriter::SetLinkDownReasons(LinkDownReasonSource* source) {
-  Status may = MayWrite(StatePart::kLinkDownReasons);
-  if (may.ok()) state_.link_down_reasons = source;
-  return may;
+  return Write(StatePart::kLinkDownReasons, &NodeState::link_down_reasons, source);
+}
+
+Status NodeStateWriter::SetRestoredIncidents(std::optional<RestoredIncidents> restored) {
+  return Write(StatePart::kRestoredIncidents, &NodeState::restored_incidents, std::move(restored));
+}
+
+Status NodeStateWriter::SetNetdevIncidents(KeptNetdevIncidents incidents) {
+  return Write(StatePart::kNetdevIncidents, &NodeState::netdev_incidents, std::move(incidents));
+}
+
+Status NodeStateWriter::SetRailIncidents(KeptRailIncidents incidents) {
+  return Write(StatePart::kRailIncidents, &NodeState::rail_incidents, std::move(incidents));
+}
+
+Status NodeStateWriter::SetFarEnds(std::map<std::string, PersistedFarEnd> far_ends) {
+  return Write(StatePart::kFarEnds, &NodeState::far_ends, std::move(far_ends));
+}
+
+Status NodeStateWriter::SetLinkVerdicts(PersistedLinkVerdicts verdicts) {
+  return Write(StatePart::kLinkVerdicts, &NodeState::link_verdicts, std::move(verdicts));
 }
 
 ConsumerKnowledge EffectiveKnowledgeOf(const std::optional<ConsumerObservation>* consumers,

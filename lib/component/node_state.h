@@ -21,6 +21,7 @@
 #include "core/status.h"
 #include "model/netdev.h"
 #include "model/node.h"
+#include "model/open_incidents.h"
 #include "model/rail_consumer.h"
 
 namespace rocewatch {
@@ -43,8 +44,22 @@ enum class StatePart {
   kConsumerScanRequest,
   // The ethtool component's: a service, not a value (LinkDownReasonSource below).
   kLinkDownReasons,
+  // The GID drift component's (it owns the state file): the previous run's open incidents, from a
+  // usable file of this boot, set at its Start and withdrawn after the first poll. Each feature
+  // reads it at its own Start (or first snapshot) and resumes its part.
+  kRestoredIncidents,
+  // Each feature's open incidents in the state file's vocabulary (model/open_incidents.h), kept
+  // current at each of its snapshots and at its Stop; the GID drift component writes them to the
+  // state file after every poll. The netlink component's:
+  kNetdevIncidents,
+  // The traffic component's.
+  kRailIncidents,
+  // The LLDP component's: each rail's last far end.
+  kFarEnds,
+  // The ethtool component's: the link-quality and PFC-storm verdicts.
+  kLinkVerdicts,
 };
-inline constexpr size_t kStatePartCount = 7;
+inline constexpr size_t kStatePartCount = 12;
 
 // "netdev_links", ... (for the Monitor's errors and logs).
 std::string_view StatePartName(StatePart part);
@@ -100,6 +115,11 @@ struct NodeState {
   std::set<std::string> traffic_unexplained;
   bool consumer_scan_requested = false;
   LinkDownReasonSource* link_down_reasons = nullptr;
+  std::optional<RestoredIncidents> restored_incidents;
+  KeptNetdevIncidents netdev_incidents;
+  KeptRailIncidents rail_incidents;
+  std::map<std::string, PersistedFarEnd> far_ends;
+  PersistedLinkVerdicts link_verdicts;
 };
 
 // A component's reading of the node state: each accessor gives its part, or nullptr (logged once
@@ -117,6 +137,11 @@ class NodeStateView {
   const bool* consumer_scan_requested() const;
   // nullptr also while the provider has not set it (or stopped).
   LinkDownReasonSource* link_down_reasons() const;
+  const std::optional<RestoredIncidents>* restored_incidents() const;
+  const KeptNetdevIncidents* netdev_incidents() const;
+  const KeptRailIncidents* rail_incidents() const;
+  const std::map<std::string, PersistedFarEnd>* far_ends() const;
+  const PersistedLinkVerdicts* link_verdicts() const;
 
   const StateDeclaration& declaration() const { return declaration_; }
   // Reads refused so far (undeclared parts).
@@ -145,9 +170,17 @@ class NodeStateWriter {
   Status SetConsumerScanRequested(bool requested);
   // nullptr withdraws the service. REQUIRES: source outlives its setting.
   Status SetLinkDownReasons(LinkDownReasonSource* source);
+  Status SetRestoredIncidents(std::optional<RestoredIncidents> restored);
+  Status SetNetdevIncidents(KeptNetdevIncidents incidents);
+  Status SetRailIncidents(KeptRailIncidents incidents);
+  Status SetFarEnds(std::map<std::string, PersistedFarEnd> far_ends);
+  Status SetLinkVerdicts(PersistedLinkVerdicts verdicts);
 
  private:
   Status MayWrite(StatePart part) const;
+  // Writes `value` into the member of `part` if the component provides it.
+  template <typename T, typename V>
+  Status Write(StatePart part, T NodeState::*member, V&& value);
 
   NodeState& state_;
   StateParts provides_;

@@ -30,4 +30,15 @@ class SystemClock final : public Clock {
 
 inline double ToSeconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
+// A time of the monotonic clock as Unix seconds, and back, through the clock's current reading of
+// both (for times that outlive the process: the state file). A Unix time in the future maps to now.
+inline double UnixSecondsAt(const Clock& clock, MonoTime at) {
+  return clock.UnixSeconds() - ToSeconds(clock.Now() - at);
+}
+inline MonoTime MonoTimeAt(const Clock& clock, double unix_seconds) {
+  const double ago = clock.UnixSeconds() - unix_seconds;
+  return clock.Now() -
+         std::chrono::duration_cast<Duration>(std::chrono::duration<double>(ago > 0 ? ago : 0.0));
+}
+
 }  // namespace rocewatch

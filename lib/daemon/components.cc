@@ -2,7 +2,6 @@
 
 #include "core/text.h"
 #include "daemon/guarded_lldp_reads.h"
-#include "daemon/restart_state.h"
 #include "gid_drift/gid_drift_component.h"
 #include "inventory/inventory_component.h"
 #include "lldp/recorded_lldp_socket.h"
@@ -40,9 +39,15 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   auto ethtool =
       std::make_unique<EthtoolComponent>(env.options.ethtool, env.fs, env.options.common.paths,
                                          env.host.ethtool(), std::move(deadline));
+  // Open incidents survive a restart of the daemon on the same boot: each feature provides its
+  // own on the node state, the GID drift component (the state file's owner) writes them after
+  // every poll and gives them back at the next start, and each feature resumes its own.
+  StateParts kept_incidents = {StatePart::kNetdevIncidents, StatePart::kRailIncidents,
+                               StatePart::kLinkVerdicts};
+  ethtool->KeepIncidents();
   auto netlink_component = std::make_unique<NetlinkComponent>(
       netlink, env.host.rtnetlink(env.options.netlink_receive_buffer));
-  NetlinkComponent& netlink_view = *netlink_component;
+  netlink_component->KeepIncidents();
   set.all.push_back(std::move(netlink_component));
   // The drift and traffic components name the consumers in what they report (they read the
   // node state's consumers part; the Monitor runs the consumers component before them).
@@ -51,23 +56,26 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
       env.host.kubelet(env.fs, env.options.common.paths, env.options.consumers), GuardedReads(env));
   set.consumers = consumers.get();
   set.all.push_back(std::move(consumers));
+  const bool lldp_on = env.options.lldp.enabled && env.host.lldp;
+  if (lldp_on) kept_incidents.Add(StatePart::kFarEnds);
+  GidDriftOptions drift_options;
+  drift_options.expected_gid_index = env.options.expected_gid_index;
+  drift_options.kept_incidents = kept_incidents;
   std::unique_ptr<GidDriftComponent> drift = GidDriftComponent::ForDaemon(
       env.fs, *env.host.state_writer, env.options.common.paths.procfs_root, env.options.state_file,
-      env.verbs_devices, GidDriftOptions{env.options.expected_gid_index});
+      env.verbs_devices, drift_options);
   drift->UseConsumers();
-  GidDriftComponent& drift_view = *drift;
   set.all.push_back(std::move(drift));
   auto traffic = std::make_unique<TrafficComponent>(env.options.traffic, env.options.interval / 2);
   traffic->UseConsumers();
+  traffic->KeepIncidents();
   set.traffic = traffic.get();
   set.all.push_back(std::move(traffic));
-  EthtoolComponent* ethtool_view = ethtool.get();
-  set.ethtool = ethtool_view;
+  set.ethtool = ethtool.get();
   set.all.push_back(std::move(ethtool));
   // Each rail's far end (LLDP); a host without the capability or the netdevs reports it and
   // goes on.
-  LldpComponent* lldp_view = nullptr;
-  if (env.options.lldp.enabled && env.host.lldp) {
+  if (lldp_on) {
     // Its MTU and DCB reads run on a reading thread of their own, behind the read deadline; a
     // recorded host (--host-root over a bundle) replays its rails' recorded frames and DCB
     // answers.
@@ -85,14 +93,10 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
         RecordingsFirst(env.host.lldp, *env.host.files, *env.host.clock,
                         env.options.common.paths.host_root),
         std::move(reads.read_mtu), std::move(reads.read_pfc));
-    set.lldp = lldp_view = lldp.get();
+    lldp->KeepIncidents();
+    set.lldp = lldp.get();
     set.all.push_back(std::move(lldp));
   }
-  // Last: it assembles what the others found into the state file, and restores it to them. It
-  // declares no part, so the Monitor's order (registration order among components free to run)
-  // keeps it after all of them.
-  set.all.push_back(std::make_unique<RestartStateComponent>(
-      RestartStateSources{drift_view, netlink_view, *set.traffic, lldp_view, ethtool_view}));
   return set;
 }
 

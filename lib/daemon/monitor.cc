@@ -86,8 +86,8 @@ Status Monitor::Start() {
 void Monitor::Stop() {
   if (!started_) return;
   started_ = false;
-  for (size_t i : order_)
-    if (component_started_[i]) components_[i]->Stop(*contexts_[i]);
+  for (auto it = order_.rbegin(); it != order_.rend(); ++it)
+    if (component_started_[*it]) components_[*it]->Stop(*contexts_[*it]);
 }
 
 void Monitor::SchedulePeriodic(MonoTime at) {
@@ -169,6 +169,8 @@ Status Monitor::Poll(std::string_view reason, SnapshotTrigger trigger) {
     component_health_[i].success =
         source_errors_counted_ == errors_before && components_[i]->Healthy(*contexts_[i]);
   }
+  for (size_t i : order_)
+    if (component_started_[i]) components_[i]->AfterPoll(*contexts_[i]);
 
   double seconds = ToSeconds(clock().Now() - begin);
   const std::vector<double>& bounds = PollDurationBounds();

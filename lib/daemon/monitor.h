@@ -3,7 +3,8 @@
 //   - a snapshot every `interval`, and one `settle` after any component asks for one (bursts of
 //     requests coalesce into one snapshot);
 //   - after each snapshot every component's OnSnapshot, in the order their declarations on the node
-//     state give (component/component_order.h), then the findings are evaluated (when each
+//     state give (component/component_order.h), then every component's AfterPoll in that order,
+//     then the findings are evaluated (when each
 //     was first seen) and the change sink is told: the exposition and the findings document are
 //     built from BuildExposition(), timed_findings() and recent_events() when someone asks for
 //     them (core/on_demand.h), not after every poll;

@@ -21,7 +21,7 @@ namespace rocewatch {
 struct TimedFinding {
   Finding finding;
   // First evaluation that had it: in this run of the daemon, or in the previous run on the same
-  // boot while the finding stayed open across the restart (daemon/restart_state.h).
+  // boot while the finding stayed open across the restart (the state file keeps the times).
   double since_unix_seconds = 0;
   double last_seen_unix_seconds = 0;  // latest evaluation that had it
 };

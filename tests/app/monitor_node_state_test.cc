@@ -21,7 +21,18 @@ class DeclaringComponent final : public MonitorComponent {
       : name_(std::move(name)), declared_(declared), ran_(ran) {}
   std::string_view name() const override { return name_; }
   StateDeclaration declaration() const override { return declared_; }
+  Status Start(MonitorContext&) override {
+    if (phases) phases->push_back("start " + name_);
+    return Status::Ok();
+  }
+  void AfterPoll(MonitorContext&) override {
+    if (phases) phases->push_back("after " + name_);
+  }
+  void Stop(MonitorContext&) override {
+    if (phases) phases->push_back("stop " + name_);
+  }
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot&) override {
+    if (phases) phases->push_back("poll " + name_);
     ran_.push_back(name_);
     const std::map<std::string, NetdevState>* links = ctx.state().netdev_links();
     links_seen = links ? std::optional<size_t>(links->size()) : std::nullopt;
@@ -30,7 +41,8 @@ class DeclaringComponent final : public MonitorComponent {
     mine[name_].carrier = true;
     written = ctx.state_writer().SetNetdevLinks(std::move(mine));
   }
-  std::optional<size_t> links_seen;  // nullopt: refused
+  std::vector<std::string>* phases = nullptr;  // Start, OnSnapshot, AfterPoll and Stop, if set
+  std::optional<size_t> links_seen;            // nullopt: refused
   bool snapshot_seen = false;
   Status written;
 
@@ -70,6 +82,17 @@ TEST_F(MonitorNodeStateTest, AReaderRunsAfterItsProviderWhateverTheRegistrationO
   EXPECT_TRUE(provider->written.ok());
   ASSERT_NE(monitor_.state().netdev_links(), nullptr);
   EXPECT_EQ(monitor_.state().netdev_links()->count("provider"), 1u);
+}
+
+TEST_F(MonitorNodeStateTest, StartAndAfterPollFollowTheOrderAndStopReversesIt) {
+  std::vector<std::string> phases;
+  Add("reader", Reads(StatePart::kNetdevLinks))->phases = &phases;
+  Add("provider", Provides(StatePart::kNetdevLinks))->phases = &phases;
+  ASSERT_TRUE(monitor_.Start().ok());
+  monitor_.Stop();
+  EXPECT_EQ(phases, (std::vector<std::string>{"start provider", "start reader", "poll provider",
+                                              "poll reader", "after provider", "after reader",
+                                              "stop reader", "stop provider"}));
 }
 
 TEST_F(MonitorNodeStateTest, AComponentCannotReadOrWriteAPartItDidNotDeclare) {

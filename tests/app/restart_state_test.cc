@@ -1,9 +1,8 @@
-// Open incidents across a restart of the daemon on the same boot: the netlink, GID drift, traffic
-// and restart components in a Monitor on a fake clock, a scripted rtnetlink source standing for
-// the host's netdevs, the state file in a fake file system. A "restart" destroys every object
-// but the host and the file system, and builds them again.
-#include "daemon/restart_state.h"
-
+// Open incidents across a restart of the daemon on the same boot: the netlink, GID drift and
+// traffic components (and the LLDP and ethtool ones) keeping their incidents on the node state, in
+// a Monitor on a fake clock, a scripted rtnetlink source standing for the host's netdevs, the
+// state file in a fake file system. A "restart" destroys every object but the host and the file
+// system, and builds them again.
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 #include <spdlog/sinks/ostream_sink.h>
@@ -14,6 +13,10 @@
 #include "daemon/monitor.h"
 #include "ethtool/ethtool_recording.h"
 #include "ethtool/ethtool_text.h"
+#include "fabric/lldp_component.h"
+#include "gid_drift/gid_drift_component.h"
+#include "link_quality/ethtool_component.h"
+#include "netdev_health/netlink_component.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
 #include "support/fake_lldp_socket.h"
@@ -23,6 +26,7 @@
 #include "support/netlink_builders.h"
 #include "support/no_kernel_ethtool.h"
 #include "support/node_builder.h"
+#include "traffic/traffic_component.h"
 
 namespace rocewatch {
 namespace {
@@ -97,7 +101,7 @@ class FileSystemWriter final : public StateFileWriter {
   FakeFileSystem& fs_;
 };
 
-// What a run has beside the netlink, GID drift, traffic and restart components: the LLDP
+// What a run has beside the netlink, GID drift and traffic components: the LLDP
 // component receiving on the host's rails through `lldp`, the ethtool component reading the
 // recordings under / of the file system.
 struct RunWith {
@@ -120,23 +124,31 @@ class DaemonRun {
     NetlinkComponent::Options options;
     options.health.ip_loss.grace = seconds(3);
     auto netlink = std::make_unique<NetlinkComponent>(options, std::move(source));
-    auto drift = std::make_unique<GidDriftComponent>(store_, nullptr, GidDriftOptions{});
+    netlink->KeepIncidents();
     auto traffic = std::make_unique<TrafficComponent>(TrafficOptions{}, milliseconds(500));
+    traffic->KeepIncidents();
+    GidDriftOptions drift_options;
+    drift_options.kept_incidents = {StatePart::kNetdevIncidents, StatePart::kRailIncidents};
     std::unique_ptr<LldpComponent> far_ends;
-    if (with.lldp != nullptr)
+    if (with.lldp != nullptr) {
       far_ends = std::make_unique<LldpComponent>(LldpOptions{}, with.lldp->Opener(), nullptr);
+      far_ends->KeepIncidents();
+      drift_options.kept_incidents.Add(StatePart::kFarEnds);
+    }
     std::unique_ptr<EthtoolComponent> ethtool;
-    if (with.ethtool)
+    if (with.ethtool) {
       ethtool = std::make_unique<EthtoolComponent>(EthtoolOptions{}, fs, HostPaths::ForRoots("/"),
                                                    NoKernelEthtoolSources());
-    auto restart = std::make_unique<RestartStateComponent>(
-        RestartStateSources{*drift, *netlink, *traffic, far_ends.get(), ethtool.get()});
+      ethtool->KeepIncidents();
+      drift_options.kept_incidents.Add(StatePart::kLinkVerdicts);
+    }
+    // Registered in the daemon's order; the Monitor runs the GID drift component (the state
+    // file's owner) first, since the others read what it restored.
     monitor_.AddComponent(std::move(netlink));
-    monitor_.AddComponent(std::move(drift));
+    monitor_.AddComponent(std::make_unique<GidDriftComponent>(store_, nullptr, drift_options));
     monitor_.AddComponent(std::move(traffic));
     if (far_ends) monitor_.AddComponent(std::move(far_ends));
     if (ethtool) monitor_.AddComponent(std::move(ethtool));
-    monitor_.AddComponent(std::move(restart));
     monitor_.SetEventObserver([this](double, std::string_view what) { events.emplace_back(what); });
   }
   ~DaemonRun() { monitor_.Stop(); }
@@ -311,7 +323,7 @@ TEST_F(RestartStateTest, ANewBootStartsFresh) {
 
 TEST_F(RestartStateTest, ARailStateOlderThanTheTrustBoundStartsFreshButAddressesAndRulesDoNot) {
   OpenThreeIncidents().reset();
-  clock_.Advance(minutes(11));  // longer than RestartStateOptions::traffic_trust (10 min)
+  clock_.Advance(minutes(11));  // longer than kRailRestoreTrust (10 min)
   LogCapture log;
   DaemonRun run(clock_, host_, fs_);
   run.Start();

@@ -44,6 +44,13 @@ class StateStubComponent final : public MonitorComponent {
       (void)out.SetConsumerScanRequested(values.consumer_scan_requested);
     if (provides_.Has(StatePart::kLinkDownReasons))
       (void)out.SetLinkDownReasons(values.link_down_reasons);
+    if (provides_.Has(StatePart::kRestoredIncidents))
+      (void)out.SetRestoredIncidents(values.restored_incidents);
+    if (provides_.Has(StatePart::kNetdevIncidents))
+      (void)out.SetNetdevIncidents(values.netdev_incidents);
+    if (provides_.Has(StatePart::kRailIncidents)) (void)out.SetRailIncidents(values.rail_incidents);
+    if (provides_.Has(StatePart::kFarEnds)) (void)out.SetFarEnds(values.far_ends);
+    if (provides_.Has(StatePart::kLinkVerdicts)) (void)out.SetLinkVerdicts(values.link_verdicts);
   }
 
  private:

@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cmath>
-
 #include "fabric/fabric_checks.h"
 #include "fabric/fabric_metric_names.h"
 #include "fabric/neighbor_labels.h"
@@ -36,6 +34,11 @@ LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuRead
 
 void LldpComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   if (!options_.enabled) return;
+  OnSnapshotEnabled(ctx, snapshot);
+  if (keep_incidents_) ProvideFarEnds(ctx);
+}
+
+void LldpComponent::OnSnapshotEnabled(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   Reconcile(ctx, snapshot);
   if (restored_far_ends_) ApplyRestoredFarEnds(ctx);
   ReadHostPfc(ctx);
@@ -220,56 +223,6 @@ void LldpComponent::ReportChanges(MonitorContext& ctx) {
   }
 }
 
-std::map<std::string, LldpComponent::KeptFarEnd> LldpComponent::ExportFarEnds() const {
-  std::map<std::string, KeptFarEnd> out;
-  for (const auto& [netdev, last] : last_far_end_) out[netdev] = last.kept;
-  // The current neighbor's last frame is newer than the one it was reported with.
-  for (const auto& [netdev, neighbor] : table_.neighbors())
-    if (auto it = out.find(netdev); it != out.end() && it->second.frame == neighbor.bytes)
-      it->second.last_seen = neighbor.last_seen;
-  // Far ends restored and not applied yet (a stop before the first snapshot) are kept as they were.
-  if (restored_far_ends_) out.insert(restored_far_ends_->begin(), restored_far_ends_->end());
-  return out;
-}
-
-void LldpComponent::RestoreFarEnds(std::map<std::string, KeptFarEnd> far_ends) {
-  restored_far_ends_ = std::move(far_ends);
-}
-
-void LldpComponent::ApplyRestoredFarEnds(MonitorContext& ctx) {
-  std::map<std::string, KeptFarEnd> far_ends = std::move(*restored_far_ends_);
-  restored_far_ends_.reset();
-  const MonoTime now = ctx.clock().Now();
-  for (auto& [netdev, kept] : far_ends) {
-    StatusOr<LldpFrame> frame = ParseLldpFrame(kept.frame);
-    if (!frame.ok()) {
-      spdlog::warn("state file: the far end kept for {} does not parse ({}): not restored", netdev,
-                   frame.status().message());
-      continue;
-    }
-    if (!rails_.count(netdev)) {
-      ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(*frame) +
-                          " from before the restart dropped: the netdev is no longer a RoCE rail",
-                      Severity::kInfo);
-      continue;
-    }
-    // A frame that arrived since the start wins over what the file kept.
-    if (table_.neighbor(netdev) != nullptr || last_far_end_.count(netdev)) continue;
-    const long ago = std::lround(ToSeconds(now - kept.last_seen));
-    if (table_.Restore(netdev, kept.frame, kept.last_seen, now)) {
-      reported_[netdev] = *frame;
-      mtus_[netdev] = read_mtu_ ? read_mtu_(netdev) : std::nullopt;
-      ctx.RecordEvent(netdev + ": LLDP neighbor " + DescribeFarEnd(*frame) +
-                          " restored from the state file (last frame " + std::to_string(ago) +
-                          " s ago, within its TTL)",
-                      Severity::kInfo);
-    }
-    last_far_end_[netdev] = {std::move(frame).value(), std::move(kept)};
-  }
-  cached_findings_.reset();
-  ctx.RequestPublish();
-}
-
 void LldpComponent::ReadAll(MonitorContext& ctx) {
   for (auto& [netdev, receiver] : receivers_)
     if (receiver.socket) Read(ctx, netdev, receiver);
@@ -401,6 +354,8 @@ void LldpComponent::AppendFindings(const MonitorContext& ctx, std::vector<Findin
 }
 
 void LldpComponent::Stop(MonitorContext& ctx) {
+  // Frames read since the last poll are in the state file written after this.
+  if (keep_incidents_) ProvideFarEnds(ctx);
   for (auto& [netdev, receiver] : receivers_)
     if (receiver.socket && receiver.socket->fd() >= 0) ctx.loop().UnwatchFd(receiver.socket->fd());
   receivers_.clear();

@@ -37,7 +37,14 @@ class LldpComponent final : public MonitorComponent {
   LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu,
                 HostPfcReader read_pfc = nullptr);
 
+  // Keep each rail's far end across a restart: provide them on the node state (kFarEnds, which
+  // the state file keeps) and, at Start, take those of a previous run (kRestoredIncidents,
+  // provided by the GID drift component: RestoreFarEnds). REQUIRES: before Monitor::Start.
+  void KeepIncidents() { keep_incidents_ = true; }
+
   std::string_view name() const override { return "lldp"; }
+  StateDeclaration declaration() const override;
+  Status Start(MonitorContext& ctx) override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
@@ -46,7 +53,7 @@ class LldpComponent final : public MonitorComponent {
   const LldpNeighborTable& table() const { return table_; }
   // The RDMA port of each rail netdev, as of the last snapshot.
   const std::map<std::string, std::pair<std::string, uint32_t>>& rails() const { return rails_; }
-  // A rail's last far end, kept across a restart of the daemon (daemon/restart_state.h).
+  // A rail's last far end, kept across a restart of the daemon.
   struct KeptFarEnd {
     std::vector<uint8_t> frame;  // as received
     MonoTime last_seen{};        // its last frame
@@ -71,12 +78,14 @@ class LldpComponent final : public MonitorComponent {
     std::optional<MonoTime> retry_at;  // set while the socket could not be opened
     std::string error;
   };
+  void OnSnapshotEnabled(MonitorContext& ctx, const NodeSnapshot& snapshot);
   void Reconcile(MonitorContext& ctx, const NodeSnapshot& snapshot);
   bool SameRails(const NodeSnapshot& snapshot) const;
   void Open(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void Read(MonitorContext& ctx, const std::string& netdev, Receiver& receiver);
   void ReportChanges(MonitorContext& ctx);
   void ApplyRestoredFarEnds(MonitorContext& ctx);
+  void ProvideFarEnds(MonitorContext& ctx);
   void ReadHostPfc(MonitorContext& ctx);
   // Each rail's neighbor against the rail plan, or the layout inferred without one.
   RailCablingResult CheckCabling() const;
@@ -102,6 +111,7 @@ class LldpComponent final : public MonitorComponent {
   };
   std::map<std::string, LastFarEnd> last_far_end_;  // the last one, also after it went
   std::optional<std::map<std::string, KeptFarEnd>> restored_far_ends_;  // until applied
+  bool keep_incidents_ = false;
   // The findings while there are neighbors, until something they depend on changes.
   mutable std::optional<std::vector<Finding>> cached_findings_;
 };

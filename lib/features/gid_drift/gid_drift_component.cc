@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gid_drift/kept_incidents.h"
 #include "gid_drift/stale_gid_impact.h"
 #include "model/check_policy.h"
 
@@ -61,7 +62,10 @@ GidDriftComponent::~GidDriftComponent() = default;
 
 StateDeclaration GidDriftComponent::declaration() const {
   StateDeclaration declared;
+  declared.provides = {StatePart::kRestoredIncidents};
   if (use_consumers_) declared.reads = {StatePart::kConsumers};
+  for (StatePart part : kKeptIncidentParts)
+    if (options_.kept_incidents.Has(part)) declared.reads_previous.Add(part);
   return declared;
 }
 
@@ -77,8 +81,9 @@ Status GidDriftComponent::Start(MonitorContext& ctx) {
   if (loaded.origin == GidStateStore::Origin::kRestored) {
     saved_ = loaded.state;
     saved_incidents_ = loaded.incidents;
-    restored_incidents_ = {true, std::move(loaded.incidents), loaded.written_at_unix_seconds,
-                           std::move(loaded.incidents_note)};
+    if (!options_.kept_incidents.empty())
+      RestoreIncidents(ctx, {std::move(loaded.incidents), loaded.written_at_unix_seconds},
+                       loaded.incidents_note);
   }
   detector_ = GidDriftDetector(std::move(loaded.state));
   if (verbs_devices_ != nullptr) {
@@ -96,7 +101,7 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   // The detector is idempotent: the tables it last saw, seen again, are no change, the same holes
   // and mismatches. So only a failed state write is retried.
   if (observed_ && SameTables(snapshot, last_tables_)) {
-    if (!incident_source_) Persist(ctx);
+    if (options_.kept_incidents.empty()) Persist(ctx);
     return;
   }
   ++observations_;
@@ -135,7 +140,33 @@ void GidDriftComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snap
   }
   observed_ = true;
   last_tables_ = std::move(tables);
-  if (!incident_source_) Persist(ctx);
+  // Without other incidents to keep, the file holds this component's state alone: written now.
+  if (options_.kept_incidents.empty()) Persist(ctx);
+}
+
+// The incidents go on the node state for each feature to resume its own; their first-seen times
+// go to the Monitor.
+void GidDriftComponent::RestoreIncidents(MonitorContext& ctx, RestoredIncidents restored,
+                                         const std::string& note) {
+  if (!note.empty()) spdlog::warn("state file: {}: open incidents start afresh", note);
+  restored_age_seconds_ = ctx.clock().UnixSeconds() - restored.written_at_unix_seconds;
+  restored_since_ = restored.incidents.finding_since;
+  ctx.RestoreFindingsSince(restored_since_);
+  (void)ctx.state_writer().SetRestoredIncidents(std::move(restored));
+  restoring_ = true;
+}
+
+void GidDriftComponent::AfterPoll(MonitorContext& ctx) {
+  if (restoring_) {
+    restoring_ = false;
+    (void)ctx.state_writer().SetRestoredIncidents(std::nullopt);
+    spdlog::info("state file written {:.0f} s ago: restored incidents: {}", restored_age_seconds_,
+                 DescribeRestoreOutcome(ctx.state(), options_.kept_incidents));
+  }
+  // The Monitor publishes after this: the first poll's findings carry the restored times from
+  // the second poll on.
+  if (++polls_ > 1) restored_since_.clear();
+  if (!options_.kept_incidents.empty()) Persist(ctx);
 }
 
 void GidDriftComponent::Persist(MonitorContext& ctx) {
@@ -143,8 +174,13 @@ void GidDriftComponent::Persist(MonitorContext& ctx) {
   // first snapshot leaves it as it was.
   if (!observed_ || !store_.may_write()) return;
   const double now = ctx.clock().UnixSeconds();
-  PersistedIncidents incidents = incident_source_ ? incident_source_() : PersistedIncidents{};
-  const bool refresh_due = incident_source_ && now - saved_at_ >= kRefreshSeconds;
+  PersistedIncidents incidents;
+  if (!options_.kept_incidents.empty()) {
+    incidents = KeptIncidentsOf(ctx.state(), options_.kept_incidents);
+    incidents.finding_since = restored_since_;
+    for (const auto& [key, since] : ctx.findings_since()) incidents.finding_since[key] = since;
+  }
+  const bool refresh_due = !options_.kept_incidents.empty() && now - saved_at_ >= kRefreshSeconds;
   if (saved_ && *saved_ == detector_.state() && saved_incidents_ == incidents && !refresh_due)
     return;
   Status status = store_.Save(detector_.state(), now, incidents);
@@ -170,7 +206,6 @@ void GidDriftComponent::Stop(MonitorContext& ctx) {
 }
 
 void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  (void)ctx;
   out.Declare("rocewatch_gid_drift_events_total",
               "GIDs (value, type, netdev) seen at an index other than their last known one, "
               "including moves while the daemon was down.",
@@ -236,6 +271,8 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
               "State file failures: unusable at start (corrupt, unreadable, no boot id) or a "
               "failed write; drift across restarts is not tracked while they last.",
               {}, static_cast<double>(store_.failures()));
+  if (!options_.kept_incidents.empty())
+    AppendRestoredIncidentMetrics(ctx.state(), options_.kept_incidents, out);
 }
 
 void GidDriftComponent::AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const {

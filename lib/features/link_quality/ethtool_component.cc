@@ -37,7 +37,21 @@ StateDeclaration EthtoolComponent::declaration() const {
   StateDeclaration declared;
   declared.provides = {StatePart::kLinkDownReasons};
   declared.reads = {StatePart::kRnicNetdevs, StatePart::kNetdevLinks};
+  if (keep_incidents_) {
+    declared.provides.Add(StatePart::kLinkVerdicts);
+    declared.reads.Add(StatePart::kRestoredIncidents);
+  }
   return declared;
+}
+
+void EthtoolComponent::ResumeVerdicts(MonitorContext& ctx) {
+  const std::optional<RestoredIncidents>* restored = ctx.state().restored_incidents();
+  if (restored == nullptr || !*restored) return;
+  RestoreVerdicts(LinkVerdictsOf((*restored)->incidents));
+  std::set<std::string> optics;  // netdevs with an optics finding open before the restart
+  for (const auto& [key, since] : (*restored)->incidents.finding_since)
+    if (key.first.rfind("optics_", 0) == 0) optics.insert(key.second);
+  ReadModulesFirst(std::move(optics));
 }
 
 Status EthtoolComponent::Start(MonitorContext& ctx) {
@@ -48,6 +62,10 @@ Status EthtoolComponent::Start(MonitorContext& ctx) {
     spdlog::warn("ethtool: netlink unavailable ({}); recordings only", netlink_error_);
   poller_ = std::make_unique<EthtoolPoller>(*files_, paths_.host_root, paths_.sysfs_root,
                                             runner_.statistics(), runner_.netlink());
+  if (keep_incidents_) {
+    ResumeVerdicts(ctx);
+    (void)ctx.state_writer().SetLinkVerdicts(PersistedLinkVerdictsOf(ExportVerdicts()));
+  }
   return Status::Ok();
 }
 
@@ -64,7 +82,11 @@ void EthtoolComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
   (void)snapshot;
   if (!poller_ || !options_.enabled) return;
   const MonoTime now = ctx.clock().Now();
-  if (!last_counters_ || now - *last_counters_ >= options_.interval) PollCounters(ctx, now);
+  if (!last_counters_ || now - *last_counters_ >= options_.interval) {
+    PollCounters(ctx, now);
+    if (keep_incidents_)
+      (void)ctx.state_writer().SetLinkVerdicts(PersistedLinkVerdictsOf(ExportVerdicts()));
+  }
   if (options_.optics_interval > Duration::zero()) PollOptics(ctx, now);
 }
 
@@ -130,7 +152,7 @@ void EthtoolComponent::PollCounters(MonitorContext& ctx, MonoTime now) {
   ctx.RequestPublish();
 }
 
-EthtoolComponent::Verdicts EthtoolComponent::ExportVerdicts() const {
+LinkVerdicts EthtoolComponent::ExportVerdicts() const {
   return {link_quality_.Verdicts(), pfc_.Storms()};
 }
 

@@ -19,6 +19,7 @@
 #include "link_quality/ethtool_options.h"
 #include "link_quality/ethtool_read_runner.h"
 #include "link_quality/link_quality_report.h"
+#include "link_quality/link_verdicts.h"
 #include "os/file_system.h"
 #include "os/host_paths.h"
 
@@ -35,7 +36,8 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
 
   std::string_view name() const override { return "ethtool"; }
   // Provides kLinkDownReasons (itself, from Start to Stop); reads the RNIC netdevs and the netdev
-  // links (a link's carrier).
+  // links (a link's carrier). With KeepIncidents, also provides kLinkVerdicts and reads
+  // kRestoredIncidents.
   StateDeclaration declaration() const override;
   // Starts the reading thread; Stop joins it (never one given up on: that one was detached).
   Status Start(MonitorContext& ctx) override;
@@ -55,13 +57,14 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
   const LinkQualityDetector& link_quality() const { return link_quality_; }
   const PfcStormDetector& pfc() const { return pfc_; }
 
-  // The link-quality and PFC-storm verdicts, kept across a restart of the daemon
-  // (daemon/restart_state.h).
-  struct Verdicts {
-    std::map<std::string, ResumedLinkQuality> link_quality;
-    ResumedPfcStorms pfc;
-    bool operator==(const Verdicts&) const = default;
-  };
+  // Keep the verdicts across a restart: provide them on the node state (kLinkVerdicts, which the
+  // state file keeps) and, at Start, resume those of a previous run (kRestoredIncidents, provided
+  // by the GID drift component: RestoreVerdicts, and ReadModulesFirst for the netdevs whose
+  // optics findings were open). REQUIRES: before Monitor::Start.
+  void KeepIncidents() { keep_incidents_ = true; }
+
+  // The link-quality and PFC-storm verdicts.
+  using Verdicts = LinkVerdicts;
   Verdicts ExportVerdicts() const;
   // Verdicts from before a restart, held by the detectors until their live counters judge again
   // (LinkQualityDetector::Resume, PfcStormDetector::Resume): no event at start; when one changes,
@@ -77,6 +80,7 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
   void PollCounters(MonitorContext& ctx, MonoTime now);
   void PollOptics(MonitorContext& ctx, MonoTime now);
   void ReadModule(MonitorContext& ctx, const std::string& netdev, MonoTime now);
+  void ResumeVerdicts(MonitorContext& ctx);
 
   const EthtoolOptions options_;
   const std::string statistics_error_;
@@ -100,6 +104,7 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
   std::set<PfcKey> restored_storms_;
   std::map<std::string, size_t> reported_optics_findings_;
   std::set<std::string> modules_first_;  // read at the first optics poll (ReadModulesFirst)
+  bool keep_incidents_ = false;
 };
 
 }  // namespace rocewatch

@@ -54,7 +54,7 @@ struct LinkQualityStatus {
   std::string reason;  // evidence, empty when ok
 };
 
-// A verdict from before a restart of the daemon (daemon/restart_state.h).
+// A verdict from before a restart of the daemon (link_quality/link_verdicts.h).
 struct ResumedLinkQuality {
   LinkQualityState state = LinkQualityState::kOk;
   std::string reason;

@@ -59,7 +59,7 @@ struct PfcDriverStormStatus {
   bool operator==(const PfcDriverStormStatus&) const = default;
 };
 
-// The storms judged before a restart of the daemon (daemon/restart_state.h).
+// The storms judged before a restart of the daemon (link_quality/link_verdicts.h).
 struct ResumedPfcStorms {
   std::set<PfcKey> storms;                             // priorities and directions in a storm
   std::map<std::string, PfcDriverStormStatus> driver;  // netdevs with driver storm events

@@ -1,5 +1,7 @@
 #include "netdev_health/netlink_component.h"
 
+#include <cmath>
+
 #include "netdev_health/netdev_metrics.h"
 
 namespace rocewatch {
@@ -19,6 +21,10 @@ StateDeclaration NetlinkComponent::declaration() const {
   declared.provides = {StatePart::kNetdevLinks};
   declared.reads = {StatePart::kRnicNetdevs};
   if (options_.link_down_reasons) declared.reads_previous.Add(StatePart::kLinkDownReasons);
+  if (keep_incidents_) {
+    declared.provides.Add(StatePart::kNetdevIncidents);
+    declared.reads.Add(StatePart::kRestoredIncidents);
+  }
   return declared;
 }
 
@@ -74,20 +80,45 @@ std::map<std::string, NetdevIncidents> NetlinkComponent::ExportIncidents() const
                    : std::map<std::string, NetdevIncidents>{};
 }
 
-NetdevRestoreOutcome NetlinkComponent::RestoreIncidents(
-    MonitorContext& ctx, const std::map<std::string, NetdevIncidents>& saved) {
-  if (!listener_) return {};
+void NetlinkComponent::ResumeIncidents(MonitorContext& ctx) {
+  resumed_ = true;
+  const std::optional<RestoredIncidents>* restored = ctx.state().restored_incidents();
+  if (restored == nullptr || !*restored) return;
+  std::map<std::string, NetdevIncidents> saved;
+  for (const auto& [name, n] : (*restored)->incidents.netdevs) {
+    NetdevIncidents& into = saved[name];
+    for (const auto& [address, since] : n.missing_addresses)
+      into.missing_addresses[address] = MonoTimeAt(ctx.clock(), since);
+    into.policy.rules = n.expected_rules;
+    into.policy.missing = n.missing_rules;
+  }
   NetdevRestoreOutcome outcome = listener_->RestoreIncidents(saved);
   for (const NetdevNarration& n : outcome.narration)
     ctx.RecordEvent(n.netdev + ": " + n.text, n.severity);
+  restore_counts_ = std::move(outcome.counts);
   ctx.RequestPublish();
-  return outcome;
+}
+
+void NetlinkComponent::ProvideIncidents(MonitorContext& ctx) {
+  KeptNetdevIncidents kept;
+  kept.restored = restore_counts_;
+  for (const auto& [name, n] : ExportIncidents()) {
+    PersistedNetdevIncidents& into = kept.netdevs[name];
+    for (const auto& [address, since] : n.missing_addresses)
+      into.missing_addresses[address] = std::round(UnixSecondsAt(ctx.clock(), since));
+    into.expected_rules = n.policy.rules;
+    into.missing_rules = n.policy.missing;
+  }
+  (void)ctx.state_writer().SetNetdevIncidents(std::move(kept));
 }
 
 void NetlinkComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) {
   (void)snapshot;
   const std::set<std::string>* rnic_netdevs = ctx.state().rnic_netdevs();
   if (listener_ && rnic_netdevs) listener_->SetRnicNetdevs(*rnic_netdevs);
+  if (!keep_incidents_ || !listener_) return;
+  if (!resumed_) ResumeIncidents(ctx);
+  ProvideIncidents(ctx);
 }
 
 void NetlinkComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
@@ -100,8 +131,10 @@ void NetlinkComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fin
 }
 
 void NetlinkComponent::Stop(MonitorContext& ctx) {
-  (void)ctx;
-  if (listener_) listener_->Stop();
+  if (!listener_) return;
+  // What changed since the last poll (events) is in the state file written after this.
+  if (keep_incidents_) ProvideIncidents(ctx);
+  listener_->Stop();
 }
 
 }  // namespace rocewatch

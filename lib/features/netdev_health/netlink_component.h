@@ -34,6 +34,12 @@ class NetlinkComponent final : public MonitorComponent {
   NetlinkComponent(Options options, std::unique_ptr<RtnetlinkSource> source);
   ~NetlinkComponent() override;
 
+  // Keep the open netdev incidents across a restart: provide them on the node state
+  // (kNetdevIncidents, which the state file keeps) and resume those of a previous run
+  // (kRestoredIncidents, provided by the GID drift component) at the first snapshot, once the
+  // RNIC netdevs are known. REQUIRES: before Monitor::Start.
+  void KeepIncidents() { keep_incidents_ = true; }
+
   std::string_view name() const override { return "netlink"; }
   StateDeclaration declaration() const override;
   Status Start(MonitorContext& ctx) override;
@@ -45,14 +51,14 @@ class NetlinkComponent final : public MonitorComponent {
   // REQUIRES: Start() succeeded.
   const NetlinkListener& listener() const { return *listener_; }
 
-  // The open netdev incidents for the state file; empty before Start() succeeded.
+  // The open netdev incidents; empty before Start() succeeded.
   std::map<std::string, NetdevIncidents> ExportIncidents() const;
-  // Judges a previous run's incidents against the live netdevs at once, reports each healed or
-  // dropped one as an event. Nothing (an empty outcome) unless Start() succeeded.
-  NetdevRestoreOutcome RestoreIncidents(MonitorContext& ctx,
-                                        const std::map<std::string, NetdevIncidents>& saved);
 
  private:
+  // Judges the restored incidents against the live netdevs at once; reports each healed or
+  // dropped one as an event.
+  void ResumeIncidents(MonitorContext& ctx);
+  void ProvideIncidents(MonitorContext& ctx);
   void OnChanges(MonitorContext& ctx, const std::vector<NetdevChange>& changes,
                  const std::vector<NetdevNarration>& narration);
 
@@ -60,6 +66,9 @@ class NetlinkComponent final : public MonitorComponent {
   std::unique_ptr<RtnetlinkSource> source_;
   std::unique_ptr<NetlinkListener> listener_;
   uint64_t errors_reported_ = 0;
+  bool keep_incidents_ = false;
+  bool resumed_ = false;  // the restored incidents were judged (or there were none)
+  RestoreCounts restore_counts_;
 };
 
 }  // namespace rocewatch

@@ -1,5 +1,8 @@
 #include "traffic/traffic_component.h"
 
+#include <spdlog/spdlog.h>
+
+#include <cmath>
 #include <set>
 
 #include "traffic/format_rate.h"
@@ -25,7 +28,26 @@ StateDeclaration TrafficComponent::declaration() const {
     declared.reads.Add(StatePart::kConsumers);
     declared.provides = {StatePart::kTrafficUnexplained, StatePart::kConsumerScanRequest};
   }
+  if (keep_incidents_) {
+    declared.provides.Add(StatePart::kRailIncidents);
+    declared.reads.Add(StatePart::kRestoredIncidents);
+  }
   return declared;
+}
+
+double RoundBaseline(double bytes_per_second) {
+  if (!(bytes_per_second > 0) || !std::isfinite(bytes_per_second)) return 0;
+  const double step = std::pow(10.0, std::floor(std::log10(bytes_per_second)) - 1);
+  return std::round(bytes_per_second / step) * step;
+}
+
+Status TrafficComponent::Start(MonitorContext& ctx) {
+  if (!keep_incidents_) return Status::Ok();
+  // Before the first snapshot: the detector resumes the rails before it observes them.
+  const std::optional<RestoredIncidents>* restored = ctx.state().restored_incidents();
+  if (restored != nullptr && *restored) RestoreRails(ctx, **restored);
+  ProvideIncidents(ctx);
+  return Status::Ok();
 }
 
 void TrafficComponent::Resume(const std::map<PortKey, PortTrafficResume>& ports) {
@@ -43,13 +65,51 @@ const char* CheckOf(TrafficState state) {
 
 }  // namespace
 
-void TrafficComponent::RestoreRails(const std::map<PortKey, PortTrafficResume>& ports) {
+// Ports that are gone are dropped on the first snapshot (JudgeRestored).
+void TrafficComponent::RestoreRails(MonitorContext& ctx, const RestoredIncidents& restored) {
+  const std::map<PortKey, PersistedRailTraffic>& saved = restored.incidents.rails;
+  if (saved.empty()) return;
+  const double age_seconds = ctx.clock().UnixSeconds() - restored.written_at_unix_seconds;
+  // A file from the future (the wall clock went back) is as untrustworthy as an old one.
+  if (age_seconds > ToSeconds(kRailRestoreTrust) || age_seconds < -60) {
+    rails_not_trusted_ = saved.size();
+    spdlog::warn(
+        "state file written {:.0f} s ago (trusted for traffic up to {:.0f} s): the traffic state "
+        "of {} rails starts afresh",
+        age_seconds, ToSeconds(kRailRestoreTrust), saved.size());
+    return;
+  }
+  std::map<PortKey, PortTrafficResume> ports;
+  for (const auto& [key, r] : saved) {
+    PortTrafficResume& into = ports[key];
+    into.baseline = r.baseline;
+    into.state = r.state;
+    into.node_wide = r.node_wide;
+    into.counters_at = MonoTimeAt(ctx.clock(), r.since);
+  }
   Resume(ports);
   for (const auto& [key, from] : ports) {
     if (!IsTrouble(from.state)) continue;
     restored_pending_[key] = from.state;
     ++restore_counts_[{CheckOf(from.state), "checking"}];
   }
+}
+
+void TrafficComponent::ProvideIncidents(MonitorContext& ctx) {
+  KeptRailIncidents kept;
+  kept.restored = restore_counts_;
+  kept.not_trusted = rails_not_trusted_;
+  for (const auto& [key, status] : detector_.ports()) {
+    // Rails with nothing to resume (no baseline, not in trouble) are left out.
+    if (!status.baseline && !IsTrouble(status.state)) continue;
+    PersistedRailTraffic& into = kept.rails[key];
+    into.state = status.state;
+    into.since = std::round(UnixSecondsAt(ctx.clock(), status.state_since));
+    if (status.baseline) into.baseline = RoundBaseline(*status.baseline);
+    into.node_wide = status.node_wide;
+    into.consumers = status.consumers;
+  }
+  (void)ctx.state_writer().SetRailIncidents(std::move(kept));
 }
 
 void TrafficComponent::JudgeRestored(MonitorContext& ctx) {
@@ -132,6 +192,7 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
   }
   last_states_ = std::move(states);
   JudgeRestored(ctx);
+  if (keep_incidents_) ProvideIncidents(ctx);
 }
 
 void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {

@@ -18,6 +18,14 @@
 
 namespace rocewatch {
 
+// A rail state written longer ago than this is not restored: the job may have ended, restarted
+// or moved meanwhile. 10 minutes covers a DaemonSet rollout or an OOM restart with backoff.
+inline constexpr Duration kRailRestoreTrust = std::chrono::minutes(10);
+
+// Rounds a baseline to two significant digits: the state file is rewritten when a baseline moves
+// by more than a few percent, not on every poll's new median.
+double RoundBaseline(double bytes_per_second);
+
 class TrafficComponent final : public MonitorComponent {
  public:
   // REQUIRES: options.Validate().ok(). Snapshots taken less than `min_interval` after the last one
@@ -35,20 +43,20 @@ class TrafficComponent final : public MonitorComponent {
   // --watch`. REQUIRES: before the first snapshot.
   void Resume(const std::map<PortKey, PortTrafficResume>& ports);
 
-  // Starts rails from a previous run of the daemon (the state file): Resume, and each rail that was
-  // degraded or collapsed is an incident being checked until the detector has judged it on a
-  // measured rate (the second snapshot: the first has no rate). REQUIRES: before the first
-  // snapshot.
-  void RestoreRails(const std::map<PortKey, PortTrafficResume>& ports);
-  // (check, verdict) -> how many restored rails: check "traffic_collapsed" or "traffic_degraded";
-  // verdict "checking", "confirmed" (still in that state), "healed" (left it: an event said so)
-  // or "dropped" (the port is gone).
-  const std::map<std::pair<std::string, std::string>, size_t>& restore_counts() const {
-    return restore_counts_;
-  }
+  // Keep the rails' traffic state across a restart: provide the rails worth resuming on the node
+  // state (kRailIncidents, which the state file keeps; baselines rounded by RoundBaseline) and, at
+  // Start, resume those of a previous run (kRestoredIncidents, provided by the GID drift
+  // component) unless the file is older than kRailRestoreTrust. A rail that was degraded or
+  // collapsed is an incident being checked until the detector has judged it on a measured rate
+  // (the second snapshot: the first has no rate); what became of it is counted in the part:
+  // check "traffic_collapsed" or "traffic_degraded", verdict "checking", "confirmed" (still in
+  // that state), "healed" (left it: an event said so) or "dropped" (the port is gone).
+  // REQUIRES: before Monitor::Start.
+  void KeepIncidents() { keep_incidents_ = true; }
 
   std::string_view name() const override { return "traffic"; }
   StateDeclaration declaration() const override;
+  Status Start(MonitorContext& ctx) override;
   void OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snapshot) override;
   void AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const override;
   void AppendFindings(const MonitorContext& ctx, std::vector<Finding>& out) const override;
@@ -66,9 +74,13 @@ class TrafficComponent final : public MonitorComponent {
   bool use_consumers_ = false;
   // Restored rails in trouble not judged yet -> the restored state.
   std::map<PortKey, TrafficState> restored_pending_;
-  std::map<std::pair<std::string, std::string>, size_t> restore_counts_;
+  RestoreCounts restore_counts_;
+  size_t rails_not_trusted_ = 0;
+  bool keep_incidents_ = false;
 
+  void RestoreRails(MonitorContext& ctx, const RestoredIncidents& restored);
   void JudgeRestored(MonitorContext& ctx);
+  void ProvideIncidents(MonitorContext& ctx);
   // Provides which devices carry traffic no known consumer explains, and asks for a full scan
   // when one does.
   void ProvideUnexplained(MonitorContext& ctx, const std::vector<PortTrafficSample>& samples);
