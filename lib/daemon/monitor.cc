@@ -227,7 +227,7 @@ std::vector<Finding> Monitor::CurrentFindings() const {
 }
 
 void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
-  out.Gauge("rocewatch_build_info", "rocewatch build information; always 1.",
+  out.Gauge(kBuildInfoMetric, "rocewatch build information; always 1.",
             {{"version", kVersion}, {"revision", kGitRevision}}, 1);
   if (polls_ > 0) {
     out.Gauge(kLastPollTimestampMetric, "Unix time of the last completed poll of the RDMA devices.",
@@ -237,30 +237,29 @@ void Monitor::AppendOwnMetrics(MetricFamilies& out) const {
   // Buckets were counted per bound (a sample counts in every bound it fits), so they are
   // cumulative already.
   for (size_t i = 0; i < cumulative.size(); ++i) cumulative[i] = poll_duration_buckets_[i];
-  out.Histogram("rocewatch_poll_duration_seconds", "Time of one poll of the RDMA devices.", {},
+  out.Histogram(kPollDurationSecondsMetric, "Time of one poll of the RDMA devices.", {},
                 PollDurationBounds(), cumulative, poll_duration_count_, poll_duration_sum_);
-  out.Declare("rocewatch_source_errors_total",
+  out.Declare(kSourceErrorsTotalMetric,
               "Failed reads per source (sysfs, verbs, netlink, state, ...); each one was treated "
               "as absent data, none is fatal.",
               prometheus::MetricType::Counter);
   for (const auto& [source, count] : source_errors_)
-    out.Counter("rocewatch_source_errors_total", "", {{"source", source}},
-                static_cast<double>(count));
-  out.Declare("rocewatch_component_success",
+    out.Counter(kSourceErrorsTotalMetric, "", {{"source", source}}, static_cast<double>(count));
+  out.Declare(kComponentSuccessMetric,
               "1 if the component started and its last poll counted no source error; 0 if it "
               "is disabled (failed to start), its last poll failed a read, or what it reports "
               "rests on reads that failed (inventory: the snapshot's failed reads, GID slots "
               "and counters still unknown).",
               prometheus::MetricType::Gauge);
-  out.Declare("rocewatch_component_duration_seconds",
+  out.Declare(kComponentDurationSecondsMetric,
               "Time the component took to handle the last poll's snapshot (0 if disabled).",
               prometheus::MetricType::Gauge);
   for (size_t i = 0; i < components_.size(); ++i) {
     const Labels labels{{"component", std::string(components_[i]->name())}};
-    out.Gauge("rocewatch_component_success", "", labels, component_health_[i].success ? 1 : 0);
-    out.Gauge("rocewatch_component_duration_seconds", "", labels, component_health_[i].seconds);
+    out.Gauge(kComponentSuccessMetric, "", labels, component_health_[i].success ? 1 : 0);
+    out.Gauge(kComponentDurationSecondsMetric, "", labels, component_health_[i].seconds);
   }
-  out.Gauge("rocewatch_gid_source_info", "Where GID tables are read from (verbs or sysfs); 1.",
+  out.Gauge(kGidSourceInfoMetric, "Where GID tables are read from (verbs or sysfs); 1.",
             {{"source", source_.gid_source_name()}}, 1);
 }
 

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "daemon/daemon_metric_names.h"
 #include "model/check_policy.h"
 
 namespace rocewatch {
@@ -33,13 +34,13 @@ void SourceStallComponent::AppendMetrics(const MonitorContext& ctx, MetricFamili
   std::map<std::string, size_t> stuck_by_source;
   for (const std::string& source : sources_) stuck_by_source[source] = 0;
   for (const auto& [source, calls] : StuckBySource(stuck_)) stuck_by_source[source] = calls.size();
-  out.Declare("rocewatch_source_stalled",
+  out.Declare(kSourceStalledMetric,
               "1 while a read of the source has not returned within its deadline (stuck in the "
               "kernel: the read is skipped, the rest of the node is read); 0 otherwise.",
               prometheus::MetricType::Gauge);
   for (const auto& [source, count] : stuck_by_source)
-    out.Gauge("rocewatch_source_stalled", "", {{"source", source}}, count > 0 ? 1 : 0);
-  out.Gauge("rocewatch_reading_threads_abandoned",
+    out.Gauge(kSourceStalledMetric, "", {{"source", source}}, count > 0 ? 1 : 0);
+  out.Gauge(kReadingThreadsAbandonedMetric,
             "Reading threads given up on because a read of theirs is stuck in the kernel, and "
             "not finished yet.",
             {}, stuck_.abandoned_threads());

@@ -8,22 +8,6 @@
 #include "fabric/rail_cabling_checks.h"
 
 namespace rocewatch {
-namespace {
-
-constexpr std::string_view kNeighborInfo = kRailNeighborInfoMetric;
-constexpr std::string_view kNeighborAge = "rocewatch_rail_neighbor_age_seconds";
-constexpr std::string_view kNeighborPfc = "rocewatch_rail_neighbor_pfc_enabled";
-constexpr std::string_view kNeighborRocePriority = "rocewatch_rail_neighbor_roce_priority";
-constexpr std::string_view kNeighborMaxFrame = "rocewatch_rail_neighbor_max_frame_size_bytes";
-constexpr std::string_view kFrames = "rocewatch_lldp_frames_total";
-constexpr std::string_view kInvalid = "rocewatch_lldp_frames_invalid_total";
-constexpr std::string_view kDropped = "rocewatch_lldp_frames_dropped_total";
-constexpr std::string_view kReceiving = "rocewatch_lldp_receiving";
-constexpr std::string_view kCabledAsPlanned = "rocewatch_rail_cabled_as_planned";
-constexpr std::string_view kHostPfc = "rocewatch_netdev_pfc_enabled";
-
-}  // namespace
-
 LldpComponent::LldpComponent(LldpOptions options, LldpSocketOpener open, MtuReader read_mtu,
                              HostPfcReader read_pfc)
     : options_(options),
@@ -245,31 +229,35 @@ RailCablingResult LldpComponent::CheckCabling() const {
 
 void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   out.DeclareGauges({
-      {kHostPfc,
+      {kNetdevPfcEnabledMetric,
        "1 where the host's own PFC configuration of the netdev (DCB netlink, IEEE 802.1Qaz) "
        "enables PFC on the priority, 0 where not; absent where the driver has no DCB."},
-      {kCabledAsPlanned,
+      {kRailCabledAsPlannedMetric,
        "1 when the rail's LLDP neighbor is the switch and port the rail plan (--rail-plan) "
        "names, 0 when it is another; absent without a plan, a plan line or a neighbor."},
-      {kNeighborInfo,
+      {kRailNeighborInfoMetric,
        "1 for the rail's current LLDP neighbor (the sender of the newest valid frame; one per "
        "netdev), labelled with its chassis ID, port ID, system name and port description."},
-      {kNeighborAge, "Seconds since the rail's LLDP neighbor sent its last frame."},
-      {kNeighborPfc,
+      {kRailNeighborAgeSecondsMetric,
+       "Seconds since the rail's LLDP neighbor sent its last frame."},
+      {kRailNeighborPfcEnabledMetric,
        "1 where the neighbor's 802.1Qaz PFC configuration TLV enables PFC on the priority, 0 where "
        "it does not; absent without that TLV."},
-      {kNeighborRocePriority,
+      {kRailNeighborRocePriorityMetric,
        "The priority the neighbor's 802.1Qaz application priority TLV gives RoCE v2 (UDP 4791)."},
-      {kNeighborMaxFrame, "The neighbor port's maximum frame size (IEEE 802.3 TLV), in bytes."},
-      {kReceiving,
+      {kRailNeighborMaxFrameSizeBytesMetric,
+       "The neighbor port's maximum frame size (IEEE 802.3 TLV), in bytes."},
+      {kLldpReceivingMetric,
        "1 while rocewatch receives LLDP on the netdev, 0 when its socket could not "
        "be opened (see rocewatch_source_errors_total{source=\"lldp\"})."},
   });
-  out.Declare(kFrames, "LLDP frames received on the netdev (valid, invalid or dropped).",
+  out.Declare(kLldpFramesTotalMetric,
+              "LLDP frames received on the netdev (valid, invalid or dropped).",
               prometheus::MetricType::Counter);
-  out.Declare(kInvalid, "LLDP frames received on the netdev that did not parse.",
+  out.Declare(kLldpFramesInvalidTotalMetric,
+              "LLDP frames received on the netdev that did not parse.",
               prometheus::MetricType::Counter);
-  out.Declare(kDropped,
+  out.Declare(kLldpFramesDroppedTotalMetric,
               "LLDP frames dropped unread: beyond the per-netdev rate cap, or by the kernel for a "
               "full receive queue.",
               prometheus::MetricType::Counter);
@@ -277,22 +265,27 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
   for (const auto& [netdev, state] : host_pfc_)
     if (state.pfc)
       for (int priority = 0; priority < 8; ++priority)
-        out.Gauge(kHostPfc, "", {{"netdev", netdev}, {"priority", std::to_string(priority)}},
+        out.Gauge(kNetdevPfcEnabledMetric, "",
+                  {{"netdev", netdev}, {"priority", std::to_string(priority)}},
                   (state.pfc->enabled >> priority) & 1);
   if (options_.rail_plan)
     for (const RailCablingVerdict& verdict : CheckCabling().verdicts)
-      out.Gauge(kCabledAsPlanned, "", {{"netdev", verdict.netdev}}, verdict.as_planned ? 1 : 0);
+      out.Gauge(kRailCabledAsPlannedMetric, "", {{"netdev", verdict.netdev}},
+                verdict.as_planned ? 1 : 0);
   for (const auto& [netdev, receiver] : receivers_)
-    out.Gauge(kReceiving, "", {{"netdev", netdev}}, receiver.socket ? 1 : 0);
+    out.Gauge(kLldpReceivingMetric, "", {{"netdev", netdev}}, receiver.socket ? 1 : 0);
   for (const auto& [netdev, counters] : table_.counters()) {
-    out.Counter(kFrames, "", {{"netdev", netdev}}, static_cast<double>(counters.frames));
-    out.Counter(kInvalid, "", {{"netdev", netdev}}, static_cast<double>(counters.invalid));
-    out.Counter(kDropped, "", {{"netdev", netdev}}, static_cast<double>(counters.dropped));
+    out.Counter(kLldpFramesTotalMetric, "", {{"netdev", netdev}},
+                static_cast<double>(counters.frames));
+    out.Counter(kLldpFramesInvalidTotalMetric, "", {{"netdev", netdev}},
+                static_cast<double>(counters.invalid));
+    out.Counter(kLldpFramesDroppedTotalMetric, "", {{"netdev", netdev}},
+                static_cast<double>(counters.dropped));
   }
   for (const auto& [netdev, neighbor] : table_.neighbors()) {
     auto rail = rails_.find(netdev);
     NeighborLabels labels = LabelsOf(neighbor.frame);
-    out.Gauge(kNeighborInfo, "",
+    out.Gauge(kRailNeighborInfoMetric, "",
               {{"device", rail == rails_.end() ? "" : rail->second.first},
                {"port", rail == rails_.end() ? "" : std::to_string(rail->second.second)},
                {"netdev", netdev},
@@ -301,15 +294,18 @@ void LldpComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out
                {"system_name", std::move(labels.system_name)},
                {"port_description", std::move(labels.port_description)}},
               1);
-    out.Gauge(kNeighborAge, "", {{"netdev", netdev}}, ToSeconds(now - neighbor.last_seen));
+    out.Gauge(kRailNeighborAgeSecondsMetric, "", {{"netdev", netdev}},
+              ToSeconds(now - neighbor.last_seen));
     const LldpFrame& f = neighbor.frame;
     if (f.pfc)
       for (int priority = 0; priority < 8; ++priority)
-        out.Gauge(kNeighborPfc, "", {{"netdev", netdev}, {"priority", std::to_string(priority)}},
+        out.Gauge(kRailNeighborPfcEnabledMetric, "",
+                  {{"netdev", netdev}, {"priority", std::to_string(priority)}},
                   (f.pfc->enabled >> priority) & 1);
     if (std::optional<uint8_t> roce = f.RoceV2Priority())
-      out.Gauge(kNeighborRocePriority, "", {{"netdev", netdev}}, *roce);
-    if (f.max_frame_size) out.Gauge(kNeighborMaxFrame, "", {{"netdev", netdev}}, *f.max_frame_size);
+      out.Gauge(kRailNeighborRocePriorityMetric, "", {{"netdev", netdev}}, *roce);
+    if (f.max_frame_size)
+      out.Gauge(kRailNeighborMaxFrameSizeBytesMetric, "", {{"netdev", netdev}}, *f.max_frame_size);
   }
 }
 

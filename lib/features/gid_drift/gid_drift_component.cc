@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gid_drift/gid_drift_metric_names.h"
 #include "gid_drift/kept_incidents.h"
 #include "gid_drift/stale_gid_impact.h"
 #include "model/check_policy.h"
@@ -206,11 +207,11 @@ void GidDriftComponent::Stop(MonitorContext& ctx) {
 }
 
 void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  out.Declare("rocewatch_gid_drift_events_total",
+  out.Declare(kGidDriftEventsTotalMetric,
               "GIDs (value, type, netdev) seen at an index other than their last known one, "
               "including moves while the daemon was down.",
               prometheus::MetricType::Counter);
-  out.Declare("rocewatch_gid_last_drift_timestamp_seconds",
+  out.Declare(kGidLastDriftTimestampSecondsMetric,
               "Unix time of the last GID drift; 0 if none was seen.",
               prometheus::MetricType::Gauge);
   // Every (device, port, netdev) of a known GID gets a series from the start, so that the first
@@ -221,18 +222,16 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
   for (const auto& [key, counter] : series) {
     Labels labels = {
         {"device", key.device}, {"port", std::to_string(key.port)}, {"netdev", key.netdev}};
-    out.Counter("rocewatch_gid_drift_events_total", "", labels,
-                static_cast<double>(counter.events));
-    out.Gauge("rocewatch_gid_last_drift_timestamp_seconds", "", labels,
-              counter.last_drift_unix_seconds);
+    out.Counter(kGidDriftEventsTotalMetric, "", labels, static_cast<double>(counter.events));
+    out.Gauge(kGidLastDriftTimestampSecondsMetric, "", labels, counter.last_drift_unix_seconds);
   }
-  out.Declare("rocewatch_gid_last_drift_info",
+  out.Declare(kGidLastDriftInfoMetric,
               "The last GID move per (device, port, netdev): its GID, type, old and new index; 1.",
               prometheus::MetricType::Gauge);
   for (const auto& [key, counter] : detector_.state().counters) {
     if (!counter.last_move) continue;
     const GidLastMove& m = *counter.last_move;
-    out.Gauge("rocewatch_gid_last_drift_info", "",
+    out.Gauge(kGidLastDriftInfoMetric, "",
               {{"device", key.device},
                {"port", std::to_string(key.port)},
                {"netdev", key.netdev},
@@ -243,31 +242,29 @@ void GidDriftComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies&
               1);
   }
   if (options_.expected_gid_index) {
-    out.Declare("rocewatch_gid_index_mismatch",
+    out.Declare(kGidIndexMismatchMetric,
                 "1 if --expected-gid-index (" + std::to_string(*options_.expected_gid_index) +
                     ") does not hold the port's RoCE v2 IPv4 GID.",
                 prometheus::MetricType::Gauge);
     for (const GidIndexMismatch& m : mismatches_)
-      out.Gauge("rocewatch_gid_index_mismatch", "",
+      out.Gauge(kGidIndexMismatchMetric, "",
                 {{"device", m.device}, {"port", std::to_string(m.port)}, {"netdev", m.netdev}},
                 m.mismatch ? 1 : 0);
   }
-  out.Declare("rocewatch_gid_holes",
+  out.Declare(kGidHolesMetric,
               "Empty GID slots below a non-default GID: slots most likely still referenced "
               "after a GID moved up.",
               prometheus::MetricType::Gauge);
   for (const auto& [key, holes] : holes_)
-    out.Gauge("rocewatch_gid_holes", "",
-              {{"device", key.device}, {"port", std::to_string(key.port)}},
+    out.Gauge(kGidHolesMetric, "", {{"device", key.device}, {"port", std::to_string(key.port)}},
               static_cast<double>(holes.size()));
-  out.Declare("rocewatch_state_persistence_ok",
+  out.Declare(kStatePersistenceOkMetric,
               "1 while the state file is kept up to date; 0 while it is not (left untouched "
               "since start, or the last write failed). Absent without --state-file.",
               prometheus::MetricType::Gauge);
   if (store_.enabled())
-    out.Gauge("rocewatch_state_persistence_ok", "", {},
-              store_.may_write() && !last_save_failed_ ? 1 : 0);
-  out.Counter("rocewatch_state_persistence_failures_total",
+    out.Gauge(kStatePersistenceOkMetric, "", {}, store_.may_write() && !last_save_failed_ ? 1 : 0);
+  out.Counter(kStatePersistenceFailuresTotalMetric,
               "State file failures: unusable at start (corrupt, unreadable, no boot id) or a "
               "failed write; drift across restarts is not tracked while they last.",
               {}, static_cast<double>(store_.failures()));

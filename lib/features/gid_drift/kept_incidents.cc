@@ -1,5 +1,7 @@
 #include "gid_drift/kept_incidents.h"
 
+#include "gid_drift/gid_drift_metric_names.h"
+
 namespace rocewatch {
 namespace {
 
@@ -46,7 +48,7 @@ std::string DescribeRestoreOutcome(const NodeStateView& state, StateParts kept) 
 
 void AppendRestoredIncidentMetrics(const NodeStateView& state, StateParts kept,
                                    MetricFamilies& out) {
-  out.Declare("rocewatch_restored_incidents",
+  out.Declare(kRestoredIncidentsMetric,
               "Open incidents restored from the state file at start (same boot), by check and by "
               "what judging them against the live host found: checking (not judged yet: the "
               "restored state is shown meanwhile), confirmed (still open), healed (resolved, "
@@ -62,7 +64,7 @@ void AppendRestoredIncidentMetrics(const NodeStateView& state, StateParts kept,
                             "traffic_degraded"}) {
     for (const char* status : {"checking", "confirmed", "healed", "dropped"}) {
       auto it = counts.find({check, status});
-      out.Gauge("rocewatch_restored_incidents", "", {{"check", check}, {"status", status}},
+      out.Gauge(kRestoredIncidentsMetric, "", {{"check", check}, {"status", status}},
                 it == counts.end() ? 0 : static_cast<double>(it->second));
     }
   }

@@ -34,17 +34,16 @@ bool SamePortButBytes(const Port& a, const Port& b) {
 
 // Builds the families of `snapshot` into `out`.
 void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
-  out.Declare("rocewatch_port_info", "One per RDMA port: its link layer and netdev.",
+  out.Declare(kPortInfoMetric, "One per RDMA port: its link layer and netdev.",
               prometheus::MetricType::Gauge);
-  out.Declare("rocewatch_gid_info", "One per valid GID table entry.",
-              prometheus::MetricType::Gauge);
-  out.Gauge("rocewatch_rdma_devices", "RDMA devices found on this node.", {},
+  out.Declare(kGidInfoMetric, "One per valid GID table entry.", prometheus::MetricType::Gauge);
+  out.Gauge(kRdmaDevicesMetric, "RDMA devices found on this node.", {},
             static_cast<double>(snapshot.devices.size()));
   for (const Device& device : snapshot.devices) {
     for (const Port& port : device.ports) {
       const std::string port_label = std::to_string(port.number);
       const Labels port_labels = {{"device", device.name}, {"port", port_label}};
-      out.Gauge("rocewatch_port_info", "",
+      out.Gauge(kPortInfoMetric, "",
                 {{"device", device.name},
                  {"port", port_label},
                  {"link_layer", port.link_layer},
@@ -53,11 +52,11 @@ void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
       // A state that could not be read is unknown: no sample, rather than a 0 that pages
       // RoceLinkDown for a failed read (read_failed and RocewatchSourceReadsFailing say it).
       if (!port.AttributeUnreadable("state"))
-        out.Gauge("rocewatch_port_active",
+        out.Gauge(kPortActiveMetric,
                   "1 if the port state is ACTIVE, else 0; absent while the state cannot be read.",
                   port_labels, port.IsActive() ? 1 : 0);
       for (const GidEntry& gid : port.gids) {
-        out.Gauge("rocewatch_gid_info", "",
+        out.Gauge(kGidInfoMetric, "",
                   {{"device", device.name},
                    {"port", port_label},
                    {"index", std::to_string(gid.index)},
@@ -86,20 +85,20 @@ void BuildInventoryFamilies(const NodeSnapshot& snapshot, MetricFamilies& out) {
       for (const auto& [name, value] : counters.counters) {
         if (name == "port_xmit_data" || name == "port_rcv_data") continue;
         if (name == "port_xmit_wait") {
-          out.Counter("rocewatch_port_transmit_wait_ticks_total",
+          out.Counter(kPortTransmitWaitTicksTotalMetric,
                       "Ticks during which the port had data to send but no credits (sysfs "
                       "counters/port_xmit_wait).",
                       port_labels, static_cast<double>(value));
           continue;
         }
-        out.Counter("rocewatch_port_events_total",
+        out.Counter(kPortEventsTotalMetric,
                     "Packets and error events of the port: every numeric file of its counters/ "
                     "directory but the data counters and port_xmit_wait, raw.",
                     {{"device", device.name}, {"port", port_label}, {"counter", name}},
                     static_cast<double>(value));
       }
       for (const auto& [name, value] : counters.hw_counters) {
-        out.Counter("rocewatch_port_hw_events_total",
+        out.Counter(kPortHwEventsTotalMetric,
                     "Driver event counts of the port: every file of its hw_counters/ directory "
                     "except settings such as lifespan.",
                     {{"device", device.name}, {"port", port_label}, {"counter", name}},
@@ -136,7 +135,7 @@ void InventoryComponent::PatchByteCounters(const NodeSnapshot& snapshot) const {
   // a transmit counter is the n-th sample of the transmit family, and so on.
   prometheus::MetricFamily* transmit = FindFamily(families_, kPortTransmitBytesMetric);
   prometheus::MetricFamily* receive = FindFamily(families_, kPortReceiveBytesMetric);
-  prometheus::MetricFamily* raw = FindFamily(families_, "rocewatch_port_counter_total");
+  prometheus::MetricFamily* raw = FindFamily(families_, kPortCounterTotalMetric);
   size_t tx = 0, rx = 0, counter = 0;
   for (const Device& device : snapshot.devices) {
     for (const Port& port : device.ports) {

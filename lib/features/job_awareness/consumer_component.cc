@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "job_awareness/consumer_read_checks.h"
+#include "job_awareness/job_awareness_metric_names.h"
 #include "os/watched_file_system.h"
 
 namespace rocewatch {
@@ -175,11 +176,11 @@ void ConsumerComponent::AppendFindings(const MonitorContext& ctx, std::vector<Fi
 }
 
 void ConsumerComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
-  constexpr std::string_view count = "rocewatch_rdma_consumers";
-  constexpr std::string_view known = "rocewatch_rdma_consumers_known";
-  constexpr std::string_view info = "rocewatch_rdma_consumer_info";
-  constexpr std::string_view up = "rocewatch_consumer_source_up";
-  constexpr std::string_view blind = "rocewatch_consumer_blind_processes";
+  constexpr std::string_view count = kRdmaConsumersMetric;
+  constexpr std::string_view known = kRdmaConsumersKnownMetric;
+  constexpr std::string_view info = kRdmaConsumerInfoMetric;
+  constexpr std::string_view up = kConsumerSourceUpMetric;
+  constexpr std::string_view blind = kConsumerBlindProcessesMetric;
   out.DeclareGauges({
       {count, "Processes (or pods) that hold the RDMA device now."},
       {known,

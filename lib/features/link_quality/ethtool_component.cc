@@ -235,19 +235,19 @@ void EthtoolComponent::ReadModule(MonitorContext& ctx, const std::string& netdev
 void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   (void)ctx;
   using prometheus::MetricType;
-  const std::string corrected = "rocewatch_netdev_fec_corrected_blocks_total";
-  const std::string uncorrectable = "rocewatch_netdev_fec_uncorrectable_blocks_total";
-  const std::string corrected_bits = "rocewatch_netdev_fec_corrected_bit_errors_total";
-  const std::string symbol = "rocewatch_netdev_phy_symbol_errors_total";
-  const std::string link_down = "rocewatch_netdev_link_down_events_total";
+  const std::string corrected = kNetdevFecCorrectedBlocksTotalMetric;
+  const std::string uncorrectable = kNetdevFecUncorrectableBlocksTotalMetric;
+  const std::string corrected_bits = kNetdevFecCorrectedBitErrorsTotalMetric;
+  const std::string symbol = kNetdevPhySymbolErrorsTotalMetric;
+  const std::string link_down = kNetdevLinkDownEventsTotalMetric;
   const std::string ber = kPreFecBerMetric;
   const std::string quality = kLinkQualityStateMetric;
-  const std::string pause_seconds = "rocewatch_netdev_pfc_pause_seconds_total";
-  const std::string pause_frames = "rocewatch_netdev_pfc_pause_frames_total";
+  const std::string pause_seconds = kNetdevPfcPauseSecondsTotalMetric;
+  const std::string pause_frames = kNetdevPfcPauseFramesTotalMetric;
   const std::string paused_ratio = kPfcPausedRatioMetric;
   const std::string storm = kPfcStormMetric;
-  const std::string storm_events = "rocewatch_netdev_pfc_storm_events_total";
-  const std::string supported = "rocewatch_netdev_ethtool_supported";
+  const std::string storm_events = kNetdevPfcStormEventsTotalMetric;
+  const std::string supported = kNetdevEthtoolSupportedMetric;
   out.Declare(corrected, "FEC blocks the PHY corrected (ethtool FEC statistics).",
               MetricType::Counter);
   out.Declare(uncorrectable, "FEC blocks the PHY could not correct: frames lost on the wire.",
@@ -337,14 +337,14 @@ void EthtoolComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
     out.Gauge(storm, "", PfcLabels(key), status.storm ? 1 : 0);
   }
 
-  const std::string temperature = "rocewatch_module_temperature_celsius";
-  const std::string voltage = "rocewatch_module_supply_voltage_volts";
-  const std::string rx_power = "rocewatch_module_rx_power_watts";
-  const std::string tx_power = "rocewatch_module_tx_power_watts";
-  const std::string tx_bias = "rocewatch_module_tx_bias_amperes";
-  const std::string out_of_range = "rocewatch_module_out_of_range";
-  const std::string dark = "rocewatch_module_lane_dark";
-  const std::string module_ok = "rocewatch_module_read_success";
+  const std::string temperature = kModuleTemperatureCelsiusMetric;
+  const std::string voltage = kModuleSupplyVoltageVoltsMetric;
+  const std::string rx_power = kModuleRxPowerWattsMetric;
+  const std::string tx_power = kModuleTxPowerWattsMetric;
+  const std::string tx_bias = kModuleTxBiasAmperesMetric;
+  const std::string out_of_range = kModuleOutOfRangeMetric;
+  const std::string dark = kModuleLaneDarkMetric;
+  const std::string module_ok = kModuleReadSuccessMetric;
   out.Declare(temperature, "Transceiver temperature.", MetricType::Gauge);
   out.Declare(voltage, "Transceiver supply voltage.", MetricType::Gauge);
   out.Declare(rx_power, "Received optical power per lane.", MetricType::Gauge);

@@ -1,18 +1,20 @@
 #include "netdev_health/netdev_metrics.h"
 
+#include "netdev_health/netdev_health_metric_names.h"
+
 namespace rocewatch {
 namespace {
 
-constexpr const char* kCarrier = "rocewatch_netdev_carrier";
-constexpr const char* kFlaps = "rocewatch_link_flaps_total";
-constexpr const char* kCarrierChanges = "rocewatch_netdev_carrier_changes_total";
-constexpr const char* kIpLost = "rocewatch_ip_lost_during_flap_total";
-constexpr const char* kAddresses = "rocewatch_netdev_addresses";
-constexpr const char* kIpMissing = "rocewatch_ip_missing";
-constexpr const char* kIpMissingAddress = "rocewatch_ip_missing_address_info";
-constexpr const char* kRulesMissing = "rocewatch_policy_rules_missing";
-constexpr const char* kRoutesMissing = "rocewatch_policy_routes_missing";
-constexpr const char* kResyncs = "rocewatch_netlink_resyncs_total";
+constexpr const char* kCarrier = kNetdevCarrierMetric;
+constexpr const char* kFlaps = kLinkFlapsTotalMetric;
+constexpr const char* kCarrierChanges = kNetdevCarrierChangesTotalMetric;
+constexpr const char* kIpLost = kIpLostDuringFlapTotalMetric;
+constexpr const char* kAddresses = kNetdevAddressesMetric;
+constexpr const char* kIpMissing = kIpMissingMetric;
+constexpr const char* kIpMissingAddress = kIpMissingAddressInfoMetric;
+constexpr const char* kRulesMissing = kPolicyRulesMissingMetric;
+constexpr const char* kRoutesMissing = kPolicyRoutesMissingMetric;
+constexpr const char* kResyncs = kNetlinkResyncsTotalMetric;
 
 constexpr const char* kCarrierHelp = "1 if the RNIC netdev has carrier, 0 if not";
 constexpr const char* kFlapsHelp = "Carrier-down episodes observed on an RNIC netdev";

@@ -197,11 +197,11 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
 
 void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& out) const {
   (void)ctx;
-  constexpr std::string_view rate_name = "rocewatch_traffic_rate_bytes_per_second";
+  constexpr std::string_view rate_name = kTrafficRateBytesPerSecondMetric;
   constexpr std::string_view baseline_name = kTrafficBaselineMetric;
   constexpr std::string_view state_name = kTrafficStateMetric;
   constexpr std::string_view node_wide_name = kTrafficCollapsedNodeWideMetric;
-  constexpr std::string_view consumers_name = "rocewatch_traffic_consumers";
+  constexpr std::string_view consumers_name = kTrafficConsumersMetric;
   out.DeclareGauges({
       {rate_name,
        "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
