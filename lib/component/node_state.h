@@ -49,8 +49,9 @@ enum class StatePart {
   // reads it at its own Start (or first snapshot) and resumes its part.
   kRestoredIncidents,
   // Each feature's open incidents in the state file's vocabulary (model/open_incidents.h), kept
-  // current at each of its snapshots and at its Stop; the GID drift component writes them to the
-  // state file after every poll. The netlink component's:
+  // current by its provider at each of its snapshots, and at its Stop where they change between
+  // polls (netlink events, LLDP frames); the GID drift component writes them to the state file
+  // after every poll and at its Stop. The netlink component's:
   kNetdevIncidents,
   // The traffic component's.
   kRailIncidents,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "diagnose/configuration_facts.h"
+#include "os/host_file_system.h"
 #include "support/temp_dir.h"
 
 namespace rocewatch {
@@ -19,8 +20,8 @@ TEST(ExampleHostConfiguration, OneRailIsNetworkManagersAndAJobPinsIndexThree) {
   PosixFileSystem fs;
   HostPaths paths = HostPaths::ForRoots(dir.path());
   std::vector<ProcessEntry> processes = ListProcesses(fs, paths.procfs_root);
-  HostNetworkConfig host =
-      ReadHostNetworkConfig(fs, paths, {"ens1f0np0", "ens4f0np0", "ens8f0np0"}, processes);
+  HostNetworkConfig host = ReadHostNetworkConfig(
+      HostFileSystem(fs, paths), {"ens1f0np0", "ens4f0np0", "ens8f0np0"}, processes);
   EXPECT_EQ(host.Find("ens1f0np0")->managed_by, NetdevManager::kIfupdown);
   EXPECT_EQ(host.Find("ens8f0np0")->managed_by, NetdevManager::kIfupdown);
   EXPECT_EQ(host.Find("ens4f0np0")->managed_by, NetdevManager::kNetworkManager);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "os/host_file_system.h"
 #include "support/host_root_builder.h"
 
 namespace rocewatch {
@@ -15,7 +16,8 @@ class HostNetworkConfigTest : public ::testing::Test {
   NetdevConfig Read(const std::string& netdev = "ens1f0np0") {
     PosixFileSystem fs;
     HostPaths paths = host_.paths();
-    config_ = ReadHostNetworkConfig(fs, paths, {netdev}, ListProcesses(fs, paths.procfs_root));
+    config_ = ReadHostNetworkConfig(HostFileSystem(fs, paths), {netdev},
+                                    ListProcesses(fs, paths.procfs_root));
     return config_.netdevs.at(netdev);
   }
   HostRootBuilder host_;
@@ -111,6 +113,20 @@ TEST_F(HostNetworkConfigTest, IfupdownStanzaInASourcedFile) {
   ASSERT_EQ(c.evidence.size(), 2u);
   EXPECT_EQ(c.evidence[0], "/etc/network/interfaces.d/rails:2: iface ens1f0np0 inet static");
   EXPECT_EQ(c.evidence[1].rfind("/run/NetworkManager/devices/4: managed=false", 0), 0u);
+}
+
+TEST_F(HostNetworkConfigTest, ASourcedPathWithDotDotIsNotRead) {
+  // Relative to /etc/network: "../rails.d/*" would be /etc/rails.d, inside the root here, but a
+  // file of the host (or a bundle) could climb out the same way, so no ".." path is read.
+  host_
+      .File("/etc/network/interfaces",
+            "auto lo\niface lo inet loopback\n"
+            "source ../rails.d/*\n"
+            "source-directory ../rails.d\n")
+      .File("/etc/rails.d/rails", "auto ens1f0np0\niface ens1f0np0 inet static\n");
+  NetdevConfig c = Read();
+  EXPECT_EQ(c.managed_by, NetdevManager::kUnknown);
+  for (const std::string& line : c.evidence) EXPECT_EQ(line.find("rails.d"), std::string::npos);
 }
 
 TEST_F(HostNetworkConfigTest, ConfigurationOnlyEvidenceWithoutRuntimeState) {

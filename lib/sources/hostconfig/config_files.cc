@@ -7,23 +7,10 @@
 
 namespace rocewatch {
 
-std::string HostFile(const HostPaths& paths, std::string_view absolute) {
-  auto starts = [&](std::string_view prefix) {
-    return absolute.substr(0, prefix.size()) == prefix;
-  };
-  if (starts("/etc/") || absolute == "/etc")
-    return paths.etc_root + std::string(absolute.substr(4));
-  if (starts("/run/") || absolute == "/run")
-    return paths.run_root + std::string(absolute.substr(4));
-  if (starts("/proc/")) return paths.procfs_root + std::string(absolute.substr(5));
-  if (paths.host_root.empty() || paths.host_root == "/") return std::string(absolute);
-  return JoinPath(paths.host_root, std::string(absolute));
-}
-
-std::vector<std::string> ListHostConfigFiles(const FileSystem& fs, const HostPaths& paths,
-                                             const std::string& dir, std::string_view suffix) {
+std::vector<std::string> ListHostConfigFiles(const FileSystem& host, const std::string& dir,
+                                             std::string_view suffix) {
   std::vector<std::string> files;
-  StatusOr<std::vector<std::string>> names = fs.ListDir(HostFile(paths, dir));
+  StatusOr<std::vector<std::string>> names = host.ListDir(dir);
   if (!names.ok()) return files;
   for (const std::string& name : *names) {
     if (name.size() < suffix.size() ||
@@ -34,20 +21,20 @@ std::vector<std::string> ListHostConfigFiles(const FileSystem& fs, const HostPat
   return files;
 }
 
-std::optional<IniFile> ReadHostIni(const FileSystem& fs, const HostPaths& paths,
-                                   std::string_view absolute, IniDialect dialect) {
-  StatusOr<std::string> text = fs.ReadFile(HostFile(paths, absolute), kMaxConfigFileBytes);
+std::optional<IniFile> ReadHostIni(const FileSystem& host, std::string_view absolute,
+                                   IniDialect dialect) {
+  StatusOr<std::string> text = host.ReadFile(std::string(absolute), kMaxConfigFileBytes);
   if (!text.ok()) return std::nullopt;
   return ParseIniFile(*text, dialect);
 }
 
-std::vector<std::string> DropInFiles(const FileSystem& fs, const HostPaths& paths,
+std::vector<std::string> DropInFiles(const FileSystem& host,
                                      const std::vector<std::string>& dirs_low_to_high,
                                      std::string_view suffix) {
   std::map<std::string, std::string, bool (*)(const std::string&, const std::string&)> by_name(
       NaturalLess);
   for (const std::string& dir : dirs_low_to_high)
-    for (const std::string& file : ListHostConfigFiles(fs, paths, dir, suffix))
+    for (const std::string& file : ListHostConfigFiles(host, dir, suffix))
       by_name[file.substr(file.rfind('/') + 1)] = file;
   std::vector<std::string> files;
   for (const auto& [name, file] : by_name) files.push_back(file);

@@ -48,8 +48,7 @@ struct ReadStanza {
 
 // Every ifupdown iface stanza of /etc/network/interfaces and the files it sources, by interface
 // name.
-std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& fs,
-                                                           const HostPaths& paths) {
+std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& host) {
   std::multimap<std::string, ReadStanza> stanzas;
   std::vector<std::string> pending = {"/etc/network/interfaces"};
   std::set<std::string> seen;
@@ -57,7 +56,7 @@ std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& fs,
     std::string file = pending.back();
     pending.pop_back();
     if (!seen.insert(file).second) continue;
-    StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
+    StatusOr<std::string> text = host.ReadFile(file, kMaxConfigFileBytes);
     if (!text.ok()) continue;
     InterfacesFile parsed = ParseInterfacesFile(*text);
     for (const IfaceStanza& s : parsed.ifaces) {
@@ -74,13 +73,13 @@ std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& fs,
       if (pattern[0] != '/') pattern = base + pattern;
       std::string dir = pattern.substr(0, pattern.rfind('/'));
       std::string glob = pattern.substr(pattern.rfind('/') + 1);
-      for (const std::string& candidate : ListHostConfigFiles(fs, paths, dir, ""))
+      for (const std::string& candidate : ListHostConfigFiles(host, dir, ""))
         if (GlobMatch(glob, candidate.substr(candidate.rfind('/') + 1)))
           pending.push_back(candidate);
     }
     for (std::string dir : parsed.source_directories) {
       if (!dir.empty() && dir[0] != '/') dir = base + dir;
-      for (const std::string& candidate : ListHostConfigFiles(fs, paths, dir, ""))
+      for (const std::string& candidate : ListHostConfigFiles(host, dir, ""))
         pending.push_back(candidate);
     }
   }
@@ -89,31 +88,31 @@ std::multimap<std::string, ReadStanza> ReadIfupdownStanzas(const FileSystem& fs,
 
 }  // namespace
 
-HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& paths,
+HostNetworkConfig ReadHostNetworkConfig(const FileSystem& files,
                                         const std::vector<std::string>& netdevs,
                                         const std::vector<ProcessEntry>& processes) {
   HostNetworkConfig host;
   host.network_manager = FindProcess(processes, "NetworkManager");
   // comm is cut at 15 characters: "systemd-networkd" reads as "systemd-network".
   host.networkd = FindProcess(processes, "systemd-network");
-  ReadNetworkdConf(fs, paths, host);
-  std::multimap<std::string, ReadStanza> stanzas = ReadIfupdownStanzas(fs, paths);
+  ReadNetworkdConf(files, host);
+  std::multimap<std::string, ReadStanza> stanzas = ReadIfupdownStanzas(files);
   std::vector<std::pair<std::string, NetplanRenderers>> netplan;
-  for (const std::string& file : ListHostConfigFiles(fs, paths, "/etc/netplan", ".yaml")) {
-    StatusOr<std::string> text = fs.ReadFile(HostFile(paths, file), kMaxConfigFileBytes);
+  for (const std::string& file : ListHostConfigFiles(files, "/etc/netplan", ".yaml")) {
+    StatusOr<std::string> text = files.ReadFile(file, kMaxConfigFileBytes);
     if (text.ok()) netplan.emplace_back(file, ParseNetplanRenderers(*text));
   }
 
   for (const std::string& name : netdevs) {
     NetdevConfig config;
     config.netdev = name;
-    std::string net_dir = JoinPath(paths.NetClassDir(), name);
-    config.ifindex = static_cast<int>(ReadInteger(fs, JoinPath(net_dir, "ifindex")).value_or(0));
-    if (StatusOr<std::string> mac = fs.ReadFile(JoinPath(net_dir, "address"), 64); mac.ok())
+    std::string net_dir = "/sys/class/net/" + name;
+    config.ifindex = static_cast<int>(ReadInteger(files, JoinPath(net_dir, "ifindex")).value_or(0));
+    if (StatusOr<std::string> mac = files.ReadFile(JoinPath(net_dir, "address"), 64); mac.ok())
       config.mac = std::string(Trim(*mac));
-    std::string ipv6_conf = JoinPath(paths.procfs_root, "sys/net/ipv6/conf");
-    config.keep_addr_on_down = ReadInteger(fs, ipv6_conf + "/" + name + "/keep_addr_on_down");
-    config.keep_addr_on_down_all = ReadInteger(fs, ipv6_conf + "/all/keep_addr_on_down");
+    const std::string ipv6_conf = "/proc/sys/net/ipv6/conf";
+    config.keep_addr_on_down = ReadInteger(files, ipv6_conf + "/" + name + "/keep_addr_on_down");
+    config.keep_addr_on_down_all = ReadInteger(files, ipv6_conf + "/all/keep_addr_on_down");
 
     // Runtime state first (what the managers say they do now), then configuration files. Each
     // reader appends its evidence; the deciding reader's lines are moved to the front.
@@ -126,9 +125,8 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
       return std::make_pair(said, Span{begin, config.evidence.size()});
     };
     auto [nm_runtime, nm_runtime_span] =
-        run([&] { return ReadNetworkManagerRuntime(fs, paths, config); });
-    auto [networkd_runtime, networkd_span] =
-        run([&] { return ReadNetworkdLink(fs, paths, config); });
+        run([&] { return ReadNetworkManagerRuntime(files, config); });
+    auto [networkd_runtime, networkd_span] = run([&] { return ReadNetworkdLink(files, config); });
     auto [ifupdown, ifupdown_span] = run([&] {
       auto [first, last] = stanzas.equal_range(name);
       for (auto it = first; it != last; ++it) {
@@ -140,7 +138,7 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
       return first != last;
     });
     auto [nm_profile, nm_profile_span] =
-        run([&] { return ReadNetworkManagerProfiles(fs, paths, config); });
+        run([&] { return ReadNetworkManagerProfiles(files, config); });
     std::optional<std::string> netplan_renderer;
     auto [unused, netplan_span] = run([&] {
       for (const auto& [file, renderers] : netplan) {
@@ -177,7 +175,7 @@ HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& p
         read != config.addresses_read.end() && config.managed_by != NetdevManager::kUnknown)
       config.configured_addresses = read->second;
     if (config.managed_by == NetdevManager::kNetworkManager)
-      ReadNetworkManagerIgnoreCarrier(fs, paths, config);
+      ReadNetworkManagerIgnoreCarrier(files, config);
     host.netdevs[name] = std::move(config);
   }
   return host;

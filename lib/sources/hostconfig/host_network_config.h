@@ -1,8 +1,9 @@
 #pragma once
 // Who configures each RNIC netdev's addresses, and the settings that decide whether a carrier
 // loss removes them: the facts behind the configuration checks of `rocewatch diagnose`
-// (docs/diagnose.md). Read from the host's files under --host-root by ReadHostNetworkConfig;
-// plain values afterwards, so the checks are pure.
+// (docs/diagnose.md). Read from the host's files by ReadHostNetworkConfig, through a FileSystem
+// that reads the host by its own paths (os/host_file_system.h: under --host-root and
+// --sysfs-root); plain values afterwards, so the checks are pure.
 
 #include <map>
 #include <optional>
@@ -10,7 +11,6 @@
 #include <vector>
 
 #include "os/file_system.h"
-#include "os/host_paths.h"
 #include "procfs/process_list.h"
 
 namespace rocewatch {
@@ -77,9 +77,10 @@ struct HostNetworkConfig {
   const NetdevConfig* Find(const std::string& netdev) const;
 };
 
-// Reads everything above for `netdevs` (normally the RNIC netdevs of the inventory). Never
-// fails: what cannot be read is absent and the netdev is "unknown".
-HostNetworkConfig ReadHostNetworkConfig(const FileSystem& fs, const HostPaths& paths,
+// Reads everything above for `netdevs` (normally the RNIC netdevs of the inventory) from `host`,
+// which reads host paths ("/etc/...", "/run/...", "/sys/class/net/...", "/proc/sys/...") where they
+// are. Never fails: what cannot be read (or is refused) is absent and the netdev is "unknown".
+HostNetworkConfig ReadHostNetworkConfig(const FileSystem& host,
                                         const std::vector<std::string>& netdevs,
                                         const std::vector<ProcessEntry>& processes);
 

@@ -10,12 +10,11 @@
 namespace rocewatch {
 namespace {
 
-std::vector<std::string> NetworkManagerConfFiles(const FileSystem& fs, const HostPaths& paths) {
-  std::vector<std::string> files = DropInFiles(
-      fs, paths, {"/usr/lib/NetworkManager/conf.d", "/run/NetworkManager/conf.d"}, ".conf");
+std::vector<std::string> NetworkManagerConfFiles(const FileSystem& host) {
+  std::vector<std::string> files =
+      DropInFiles(host, {"/usr/lib/NetworkManager/conf.d", "/run/NetworkManager/conf.d"}, ".conf");
   // A file of /etc/NetworkManager/conf.d shadows a system or run file of the same name.
-  std::vector<std::string> etc =
-      ListHostConfigFiles(fs, paths, "/etc/NetworkManager/conf.d", ".conf");
+  std::vector<std::string> etc = ListHostConfigFiles(host, "/etc/NetworkManager/conf.d", ".conf");
   std::erase_if(files, [&](const std::string& f) {
     for (const std::string& e : etc)
       if (e.substr(e.rfind('/')) == f.substr(f.rfind('/'))) return true;
@@ -30,10 +29,10 @@ std::string Where(const std::string& file, int line) { return file + ":" + std::
 
 }  // namespace
 
-bool ReadNetworkManagerRuntime(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config) {
+bool ReadNetworkManagerRuntime(const FileSystem& host, NetdevConfig& config) {
   if (config.ifindex <= 0) return false;
   std::string state_file = "/run/NetworkManager/devices/" + std::to_string(config.ifindex);
-  std::optional<IniFile> state = ReadHostIni(fs, paths, state_file, IniDialect::kKeyfile);
+  std::optional<IniFile> state = ReadHostIni(host, state_file, IniDialect::kKeyfile);
   if (!state) return false;
   std::optional<std::string> managed = state->Last("device", "managed");
   std::optional<std::string> uuid = state->Last("device", "connection-uuid");
@@ -43,15 +42,14 @@ bool ReadNetworkManagerRuntime(const FileSystem& fs, const HostPaths& paths, Net
   return managed && ParseIniBool(*managed).value_or(false);
 }
 
-bool ReadNetworkManagerProfiles(const FileSystem& fs, const HostPaths& paths,
-                                NetdevConfig& config) {
+bool ReadNetworkManagerProfiles(const FileSystem& host, NetdevConfig& config) {
   bool named = false;
   int profiles = 0;
   std::vector<ConfiguredAddress> addresses;
   for (const char* dir :
        {"/etc/NetworkManager/system-connections", "/run/NetworkManager/system-connections"}) {
-    for (const std::string& file : ListHostConfigFiles(fs, paths, dir, ".nmconnection")) {
-      std::optional<IniFile> profile = ReadHostIni(fs, paths, file, IniDialect::kKeyfile);
+    for (const std::string& file : ListHostConfigFiles(host, dir, ".nmconnection")) {
+      std::optional<IniFile> profile = ReadHostIni(host, file, IniDialect::kKeyfile);
       if (!profile || profile->Last("connection", "interface-name") != config.netdev) continue;
       config.evidence.push_back(file + ": interface-name=" + config.netdev);
       ++profiles;
@@ -75,9 +73,8 @@ bool ReadNetworkManagerProfiles(const FileSystem& fs, const HostPaths& paths,
   return named;
 }
 
-void ReadNetworkManagerIgnoreCarrier(const FileSystem& fs, const HostPaths& paths,
-                                     NetdevConfig& config) {
-  std::vector<std::string> files = NetworkManagerConfFiles(fs, paths);
+void ReadNetworkManagerIgnoreCarrier(const FileSystem& host, NetdevConfig& config) {
+  std::vector<std::string> files = NetworkManagerConfFiles(host);
   // [main] ignore-carrier: a device list, later files override, += / -= edit the list.
   std::vector<std::string> list;
   std::string list_where;
@@ -86,7 +83,7 @@ void ReadNetworkManagerIgnoreCarrier(const FileSystem& fs, const HostPaths& path
   std::string device_where;
   std::vector<std::string> read;
   for (const std::string& file : files) {
-    std::optional<IniFile> conf = ReadHostIni(fs, paths, file, IniDialect::kKeyfile);
+    std::optional<IniFile> conf = ReadHostIni(host, file, IniDialect::kKeyfile);
     if (!conf) continue;
     read.push_back(file);
     for (const IniEntry& e : conf->entries) {

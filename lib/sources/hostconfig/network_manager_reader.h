@@ -17,10 +17,9 @@ namespace rocewatch {
 
 // Adds NetworkManager's facts about `config.netdev` to `config`: evidence lines, ignore-carrier.
 // Returns true when the runtime state says NetworkManager manages the device.
-bool ReadNetworkManagerRuntime(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config);
+bool ReadNetworkManagerRuntime(const FileSystem& host, NetdevConfig& config);
 // True (with an evidence line) when a connection profile names the netdev.
-bool ReadNetworkManagerProfiles(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config);
-void ReadNetworkManagerIgnoreCarrier(const FileSystem& fs, const HostPaths& paths,
-                                     NetdevConfig& config);
+bool ReadNetworkManagerProfiles(const FileSystem& host, NetdevConfig& config);
+void ReadNetworkManagerIgnoreCarrier(const FileSystem& host, NetdevConfig& config);
 
 }  // namespace rocewatch

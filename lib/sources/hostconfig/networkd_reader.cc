@@ -14,10 +14,10 @@ std::string Unquote(std::string value) {
 
 }  // namespace
 
-bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config) {
+bool ReadNetworkdLink(const FileSystem& host, NetdevConfig& config) {
   if (config.ifindex <= 0) return false;
   std::string state_file = "/run/systemd/netif/links/" + std::to_string(config.ifindex);
-  std::optional<IniFile> state = ReadHostIni(fs, paths, state_file, IniDialect::kSystemd);
+  std::optional<IniFile> state = ReadHostIni(host, state_file, IniDialect::kSystemd);
   if (!state) return false;
   std::string admin_state = state->Last("", "ADMIN_STATE").value_or("");
   std::string network_file = Unquote(state->Last("", "NETWORK_FILE").value_or(""));
@@ -30,7 +30,7 @@ bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig
        SplitFields(Unquote(state->Last("", "NETWORK_FILE_DROPINS").value_or("")), " "))
     files.push_back(Unquote(dropin));
   for (const std::string& file : files) {
-    std::optional<IniFile> unit = ReadHostIni(fs, paths, file, IniDialect::kSystemd);
+    std::optional<IniFile> unit = ReadHostIni(host, file, IniDialect::kSystemd);
     if (!unit) {
       config.evidence.push_back(file + ": unreadable");
       continue;
@@ -53,16 +53,16 @@ bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig
   return true;
 }
 
-void ReadNetworkdConf(const FileSystem& fs, const HostPaths& paths, HostNetworkConfig& config) {
+void ReadNetworkdConf(const FileSystem& host, HostNetworkConfig& config) {
   std::vector<std::string> files = {"/etc/systemd/networkd.conf"};
   for (const std::string& f :
-       DropInFiles(fs, paths,
+       DropInFiles(host,
                    {"/usr/lib/systemd/networkd.conf.d", "/run/systemd/networkd.conf.d",
                     "/etc/systemd/networkd.conf.d"},
                    ".conf"))
     files.push_back(f);
   for (const std::string& file : files) {
-    std::optional<IniFile> conf = ReadHostIni(fs, paths, file, IniDialect::kSystemd);
+    std::optional<IniFile> conf = ReadHostIni(host, file, IniDialect::kSystemd);
     if (!conf) continue;
     for (const IniEntry& e : conf->entries) {
       if (e.section != "Network" || e.key != "ManageForeignRoutingPolicyRules") continue;

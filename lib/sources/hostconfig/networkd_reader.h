@@ -12,9 +12,9 @@ namespace rocewatch {
 
 // Adds networkd's facts about `config.netdev`. Returns true when the runtime state says networkd
 // manages the link (a NETWORK_FILE and an ADMIN_STATE other than unmanaged/linger).
-bool ReadNetworkdLink(const FileSystem& fs, const HostPaths& paths, NetdevConfig& config);
+bool ReadNetworkdLink(const FileSystem& host, NetdevConfig& config);
 
 // Fills networkd_manages_foreign_rules and its evidence.
-void ReadNetworkdConf(const FileSystem& fs, const HostPaths& paths, HostNetworkConfig& config);
+void ReadNetworkdConf(const FileSystem& host, HostNetworkConfig& config);
 
 }  // namespace rocewatch
