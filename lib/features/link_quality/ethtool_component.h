@@ -80,6 +80,10 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
   void PollCounters(MonitorContext& ctx, MonoTime now);
   void PollOptics(MonitorContext& ctx, MonoTime now);
   void ReadModule(MonitorContext& ctx, const std::string& netdev, MonoTime now);
+  // AppendMetrics' parts (link_quality/ethtool_metrics.cc).
+  void AppendCounterMetrics(MetricFamilies& out) const;
+  void AppendVerdictMetrics(MetricFamilies& out) const;
+  void AppendOpticsMetrics(MetricFamilies& out) const;
   void ResumeVerdicts(MonitorContext& ctx);
 
   const EthtoolOptions options_;

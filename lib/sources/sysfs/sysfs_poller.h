@@ -24,6 +24,8 @@
 // `fs` must outlive this object.
 
 #include <cstddef>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,7 +94,27 @@ class SysfsPoller {
     Device last;                    // name and attributes as last read (ports are in `ports`)
   };
 
+  // What a listing carries over from the layout before it: GID tables (they change with address
+  // events, not with a listing), link layer and rate (kept when their next read fails), and the
+  // descriptors of attributes still listed.
+  struct CarriedOver {
+    std::map<std::pair<std::string, uint32_t>, Port> gids;  // gids and unreadable slots
+    std::map<std::pair<std::string, uint32_t>, std::pair<std::string, std::string>> link_layer_rate;
+    std::map<std::string, KeptAttribute> open;
+    // The attribute at `path`: its kept descriptor, or a new one (opened at its first read).
+    KeptAttribute Attribute(std::string path);
+  };
+
   Status List(NodeSnapshot& snapshot);
+  // Moves what a listing keeps out of devices_ (then cleared).
+  CarriedOver TakeLayout();
+  // The device's netdevs by port number: device/net/<if>, by dev_port when it has several ports.
+  std::map<uint32_t, std::set<std::string>> NetdevsByPort(const std::string& device_dir,
+                                                          const std::vector<uint32_t>& numbers,
+                                                          uint64_t& errors);
+  PortLayout LayOutPort(const DeviceLayout& device, uint32_t number,
+                        const std::set<std::string>& netdevs, CarriedOver& carried,
+                        uint64_t& errors);
   std::vector<std::string> ListOrEmpty(const std::string& path, bool absent_ok, uint64_t& errors);
   // Reads into *text; false with the failure counted (NotFound also sets *gone).
   bool ReadAttribute(KeptAttribute& attribute, std::string* text, uint64_t& errors, bool* gone);
