@@ -138,7 +138,47 @@ Status Daemon::CreateDocuments(const std::string& boot_id, const TrafficComponen
 }
 
 Status Daemon::Open(Resources resources) {
-  // One daemon per state file, checked before anything else: a second daemon must not touch it.
+  if (Status locked = LockStateFile(); !locked.ok()) return locked;
+  if (Status opened = OpenSnapshotSource(resources); !opened.ok()) return opened;
+  // The typed views stay valid: the Monitor owns the components now.
+  const ComponentSet views = AddComponents(resources.read_deadline);
+  const std::string boot_id = ReadBootId(*env_.attributes, options_.common.paths.procfs_root);
+  if (Status documents = CreateDocuments(boot_id, views.traffic, views.ethtool); !documents.ok())
+    return documents;
+  monitor_->SetChangeSink([this] {
+    metrics_->MarkStale();
+    findings_->MarkStale();
+    state_->MarkStale();
+    if (monitor_->polls() > 0) published_.store(true, std::memory_order_release);
+  });
+  spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
+               kGitRevision, options_.common.paths.sysfs_root, gids_.source().name(),
+               FormatDuration(options_.interval));
+  if (Status served = Serve(); !served.ok()) return served;
+  Status ordered = monitor_->OrderComponents();
+  if (!ordered.ok()) return ordered;
+  Status started = monitor_->Start();
+  if (!started.ok())
+    return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());
+  spdlog::info("first snapshot: {} RDMA device(s)", monitor_->latest_snapshot().devices.size());
+  spdlog::info("serving /metrics, /healthz, /api/v1/findings and /api/v1/state on {}:{}{}",
+               options_.listen.host.empty() ? "*" : options_.listen.host, server_->port(),
+               !options_.api_socket.empty() && server_->unix_socket_status().ok()
+                   ? " and on " + options_.api_socket
+                   : "");
+
+  // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
+  // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
+  service_ =
+      std::make_unique<ServiceStatusReporter>(loop_, *env_.notifier, [this] { return Live(); });
+  service_->Start();
+  service_->Ready(fmt::format("serving {} RDMA device(s) on port {}",
+                              monitor_->latest_snapshot().devices.size(), server_->port()));
+  return Status::Ok();
+}
+
+// One daemon per state file, checked before anything else: a second daemon must not touch it.
+Status Daemon::LockStateFile() {
   if (!options_.state_file.empty() && env_.lock_state_file) {
     StatusOr<std::unique_ptr<StateFileLock>> lock = env_.lock_state_file(options_.state_file);
     if (lock.ok()) {
@@ -153,6 +193,12 @@ Status Daemon::Open(Resources resources) {
                    lock.status().ToString());
     }
   }
+  return Status::Ok();
+}
+
+// The GID source (verbs, else sysfs) and the inventory poller, on a reading thread behind the
+// read deadline.
+Status Daemon::OpenSnapshotSource(const Resources& resources) {
   const HostPaths& paths = options_.common.paths;
   const FileSystem& fs = *env_.attributes;
   const Clock& clock = *env_.clock;
@@ -187,46 +233,42 @@ Status Daemon::Open(Resources resources) {
   const ReadDeadlineOptions deadlines{.call_deadline = resources.read_deadline};
   source_ =
       std::make_unique<GuardedSnapshotSource>(fs, make_source, gids_.source().name(), deadlines);
+  return Status::Ok();
+}
+
+// The Monitor and every component, the source-stall one last; returns the typed views (`all`
+// moved into the Monitor).
+ComponentSet Daemon::AddComponents(Duration read_deadline) {
   monitor_ = std::make_unique<Monitor>(loop_, *source_,
                                        MonitorOptions{options_.interval, options_.settle});
-  ComponentSet components = BuildComponents({options_, env_, fs, *env_.files, gids_.verbs_devices(),
-                                             source_->shared_stuck(), deadlines.call_deadline});
-  const TrafficComponent* traffic = components.traffic;
-  const EthtoolComponent* ethtool = components.ethtool;
+  ComponentSet components =
+      BuildComponents({options_, env_, *env_.attributes, *env_.files, gids_.verbs_devices(),
+                       source_->shared_stuck(), read_deadline});
   for (auto& component : components.all) monitor_->AddComponent(std::move(component));
   std::vector<std::string> read_sources = {"sysfs"};
-  if (verbs_devices != nullptr) read_sources.push_back(gids_.source().name());
+  if (gids_.verbs_devices() != nullptr) read_sources.push_back(gids_.source().name());
   read_sources.push_back("ethtool");  // the ethtool component's driver calls
   read_sources.push_back("procfs");   // the consumers component's scan
   if (components.lldp != nullptr && env_.dcb) read_sources.push_back("dcb");  // the host's PFC
   monitor_->AddComponent(std::make_unique<SourceStallComponent>(
-      source_->stuck(), std::move(read_sources), deadlines.call_deadline));
+      source_->stuck(), std::move(read_sources), read_deadline));
+  components.all.clear();
+  return components;
+}
 
-  const std::string boot_id = ReadBootId(fs, paths.procfs_root);
-  if (Status documents = CreateDocuments(boot_id, traffic, ethtool); !documents.ok())
-    return documents;
-  monitor_->SetChangeSink([this] {
-    metrics_->MarkStale();
-    findings_->MarkStale();
-    state_->MarkStale();
-    if (monitor_->polls() > 0) published_.store(true, std::memory_order_release);
-  });
-
-  spdlog::info("rocewatch {} ({}) starting: sysfs {}, GIDs through {}, interval {}", kVersion,
-               kGitRevision, paths.sysfs_root, gids_.source().name(),
-               FormatDuration(options_.interval));
-  // The port is bound before the first snapshot: a start that fails (port in use) must not have
-  // written anything. /metrics, /healthz and the /api/v1 documents answer 503 "not ready" until the
-  // first poll is published. The loop is stalled when no poll has completed for three intervals
-  // (at least 10 s).
+bool Daemon::Live() const {
   const double stall_after = std::max(10.0, 3 * ToSeconds(options_.interval));
-  auto live = [this, &clock, stall_after] {
-    return published_.load(std::memory_order_acquire) &&
-           clock.UnixSeconds() - monitor_->last_poll_unix() < stall_after;
-  };
-  auto health = [this, live] {
+  return published_.load(std::memory_order_acquire) &&
+         env_.clock->UnixSeconds() - monitor_->last_poll_unix() < stall_after;
+}
+
+// Binds the port (and the local socket) before the first snapshot: a start that fails (port in
+// use) must not have written anything. /metrics, /healthz and the /api/v1 documents answer 503
+// "not ready" until the first poll is published.
+Status Daemon::Serve() {
+  auto health = [this] {
     if (!published_.load(std::memory_order_acquire)) return MetricsServer::Health::kNotReady;
-    return live() ? MetricsServer::Health::kLive : MetricsServer::Health::kStalled;
+    return Live() ? MetricsServer::Health::kLive : MetricsServer::Health::kStalled;
   };
   // Null (503) until the first poll was published.
   auto metrics_document = [this]() -> std::shared_ptr<const ServedText> {
@@ -253,24 +295,6 @@ Status Daemon::Open(Resources resources) {
   // monitors and serves the TCP port (docs/reliability.md).
   if (!server_->unix_socket_status().ok())
     spdlog::error("{}; serving the TCP port only", server_->unix_socket_status().message());
-  Status ordered = monitor_->OrderComponents();
-  if (!ordered.ok()) return ordered;
-  Status started = monitor_->Start();
-  if (!started.ok())
-    return Status::Unavailable("cannot read the RDMA devices: " + started.ToString());
-  spdlog::info("first snapshot: {} RDMA device(s)", monitor_->latest_snapshot().devices.size());
-  spdlog::info("serving /metrics, /healthz, /api/v1/findings and /api/v1/state on {}:{}{}",
-               options_.listen.host.empty() ? "*" : options_.listen.host, server_->port(),
-               !options_.api_socket.empty() && server_->unix_socket_status().ok()
-                   ? " and on " + options_.api_socket
-                   : "");
-
-  // systemd (Type=notify, WatchdogSec=): ready once metrics are real, pings from this loop while
-  // polls are fresh, so a stalled daemon is restarted. No-ops without a service manager.
-  service_ = std::make_unique<ServiceStatusReporter>(loop_, *env_.notifier, live);
-  service_->Start();
-  service_->Ready(fmt::format("serving {} RDMA device(s) on port {}",
-                              monitor_->latest_snapshot().devices.size(), server_->port()));
   return Status::Ok();
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/event_loop.h"
 #include "core/on_demand.h"
+#include "daemon/components.h"
 #include "daemon/gid_source_factory.h"
 #include "daemon/guarded_snapshot_source.h"
 #include "daemon/host_env.h"
@@ -66,6 +67,13 @@ class Daemon {
  private:
   Daemon(const HostEnv& env, const RunOptions& options);
   Status Open(Resources resources);
+  Status LockStateFile();
+  Status OpenSnapshotSource(const Resources& resources);
+  ComponentSet AddComponents(Duration read_deadline);
+  Status Serve();
+  // A poll was published and the last one completed within three intervals (at least 10 s): the
+  // /healthz answer and the systemd watchdog's. Thread-safe.
+  bool Live() const;
   Status CreateDocuments(const std::string& boot_id, const TrafficComponent* traffic,
                          const EthtoolComponent* ethtool);
 

@@ -36,104 +36,119 @@ int ReportExitStatus(const DiagnoseReport& report) {
   return 0;
 }
 
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// One port: its attributes (null when a read failed: unknown, never ""), GIDs, what could not be
+// read, and the far end of a RoCE port's netdev.
+json PortToJson(const DiagnoseReport& report, const Port& port) {
+  json gids = json::array();
+  for (const GidEntry& gid : port.gids) {
+    gids.push_back({{"index", gid.index},
+                    {"gid", gid.gid},
+                    {"type", GidTypeLabel(gid.type)},
+                    {"netdev", gid.netdev}});
+  }
+  auto port_attribute = [&port](const char* name, const std::string& value) {
+    return port.AttributeUnreadable(name) ? json(nullptr) : json(value);
+  };
+  json out = {{"port", port.number},
+              {"state", port_attribute("state", port.state)},
+              {"phys_state", port_attribute("phys_state", port.phys_state)},
+              {"link_layer", port_attribute("link_layer", port.link_layer)},
+              {"rate", port_attribute("rate", port.rate)},
+              {"netdevs", port.netdevs},
+              {"gids", gids}};
+  // Unknown, not empty (docs/diagnose.md): added only when a read failed, so the document of a
+  // node whose reads all succeed is unchanged.
+  if (port.gid_table_unlistable) out["gid_table_unreadable"] = true;
+  if (!port.unreadable_gid_slots.empty()) {
+    out["gid_slots_unreadable"] = port.unreadable_gid_slots.size();
+    out["gid_indices_unreadable"] = port.unreadable_gid_slots;
+  }
+  if (!port.counters.unreadable.empty()) out["counters_unreadable"] = port.counters.unreadable;
+  // The far end (LLDP) of a RoCE port's netdev: null while unknown.
+  if (const std::string netdev = PrimaryNetdev(port); port.IsRoce() && !netdev.empty()) {
+    auto n = report.neighbors.find(netdev);
+    if (n == report.neighbors.end()) {
+      out["neighbor"] = nullptr;
+    } else {
+      const NeighborLabels& l = n->second.labels;
+      out["neighbor"] = {{"source", n->second.source},
+                         {"chassis_id", l.chassis_id},
+                         {"port_id", l.port_id},
+                         {"system_name", l.system_name},
+                         {"port_description", l.port_description}};
+    }
+  }
+  return out;
+}
+
+// One device: its attributes, ports and (with consumer sources) who holds it.
+json DeviceToJson(const DiagnoseReport& report, const Device& device) {
+  json ports = json::array();
+  for (const Port& port : device.ports) ports.push_back(PortToJson(report, port));
+  auto device_attribute = [&device](const char* name, const std::string& value) {
+    return device.AttributeUnreadable(name) ? json(nullptr) : json(value);
+  };
+  json out = {{"name", device.name},
+              {"fw_ver", device_attribute("fw_ver", device.fw_ver)},
+              {"hca_type", device_attribute("hca_type", device.hca_type)},
+              {"node_guid", device_attribute("node_guid", device.node_guid)},
+              {"ports", ports}};
+  if (report.consumers) {
+    json consumers = json::array();
+    for (const RailConsumer& c : report.consumers->ConsumersOf(device.name)) {
+      json entry = json::object();
+      if (c.pid != 0) entry["pid"] = c.pid;
+      entry["comm"] = c.comm;
+      entry["pod"] = c.pod;
+      entry["namespace"] = c.pod_namespace;
+      entry["container"] = c.container;
+      entry["job"] = c.job;
+      entry["nccl_version"] = c.nccl_version;
+      consumers.push_back(std::move(entry));
+    }
+    out["consumers"] = consumers;
+    out["consumers_known"] = ConsumerKnowledgeLabel(report.consumers->KnowledgeOf(device.name));
+  }
+  return out;
+}
+
+json NetdevToJson(const NetdevReport& netdev) {
+  const NetdevObservation& obs = netdev.observation;
+  json addresses = json::array();
+  for (const IpAddress& a : obs.state.addresses) addresses.push_back(a.ToString());
+  return {{"name", obs.state.name},
+          {"carrier", obs.carrier_known ? json(obs.state.carrier) : json(nullptr)},
+          {"addresses", addresses},
+          {"managed_by", netdev.managed_by},
+          {"in_namespace", obs.in_namespace}};
+}
+
+json FindingToJson(const DiagnoseReport& report, const Finding& f) {
+  json out = {{"severity", SeverityLabel(f.severity)},
+              {"check", f.check},
+              {"subject", f.subject},
+              {"message", f.message},
+              {"remedy", f.remedy}};
+  // The note on the daemon's answer says when a bundle recorded it.
+  if (report.daemon_recorded_at_unix && f.check.rfind("daemon", 0) == 0)
+    out["recorded_at"] = FormatUtc(*report.daemon_recorded_at_unix, false);
+  return out;
+}
+
+}  // namespace
+
 nlohmann::ordered_json ReportToJson(const DiagnoseReport& report) {
-  using json = nlohmann::ordered_json;
   json devices = json::array();
-  for (const Device& device : report.snapshot.devices) {
-    json ports = json::array();
-    for (const Port& port : device.ports) {
-      json gids = json::array();
-      for (const GidEntry& gid : port.gids) {
-        gids.push_back({{"index", gid.index},
-                        {"gid", gid.gid},
-                        {"type", GidTypeLabel(gid.type)},
-                        {"netdev", gid.netdev}});
-      }
-      // An attribute whose read failed is null (unknown), never "".
-      auto port_attribute = [&port](const char* name, const std::string& value) {
-        return port.AttributeUnreadable(name) ? json(nullptr) : json(value);
-      };
-      ports.push_back({{"port", port.number},
-                       {"state", port_attribute("state", port.state)},
-                       {"phys_state", port_attribute("phys_state", port.phys_state)},
-                       {"link_layer", port_attribute("link_layer", port.link_layer)},
-                       {"rate", port_attribute("rate", port.rate)},
-                       {"netdevs", port.netdevs},
-                       {"gids", gids}});
-      // Unknown, not empty (docs/diagnose.md): added only when a read failed, so the document
-      // of a node whose reads all succeed is unchanged.
-      json& added = ports.back();
-      if (port.gid_table_unlistable) added["gid_table_unreadable"] = true;
-      if (!port.unreadable_gid_slots.empty()) {
-        added["gid_slots_unreadable"] = port.unreadable_gid_slots.size();
-        added["gid_indices_unreadable"] = port.unreadable_gid_slots;
-      }
-      if (!port.counters.unreadable.empty())
-        added["counters_unreadable"] = port.counters.unreadable;
-      // The far end (LLDP) of a RoCE port's netdev: null while unknown.
-      if (const std::string netdev = PrimaryNetdev(port); port.IsRoce() && !netdev.empty()) {
-        auto n = report.neighbors.find(netdev);
-        if (n == report.neighbors.end()) {
-          added["neighbor"] = nullptr;
-        } else {
-          const NeighborLabels& l = n->second.labels;
-          added["neighbor"] = {{"source", n->second.source},
-                               {"chassis_id", l.chassis_id},
-                               {"port_id", l.port_id},
-                               {"system_name", l.system_name},
-                               {"port_description", l.port_description}};
-        }
-      }
-    }
-    auto device_attribute = [&device](const char* name, const std::string& value) {
-      return device.AttributeUnreadable(name) ? json(nullptr) : json(value);
-    };
-    devices.push_back({{"name", device.name},
-                       {"fw_ver", device_attribute("fw_ver", device.fw_ver)},
-                       {"hca_type", device_attribute("hca_type", device.hca_type)},
-                       {"node_guid", device_attribute("node_guid", device.node_guid)},
-                       {"ports", ports}});
-    if (report.consumers) {
-      json consumers = json::array();
-      for (const RailConsumer& c : report.consumers->ConsumersOf(device.name)) {
-        json entry = json::object();
-        if (c.pid != 0) entry["pid"] = c.pid;
-        entry["comm"] = c.comm;
-        entry["pod"] = c.pod;
-        entry["namespace"] = c.pod_namespace;
-        entry["container"] = c.container;
-        entry["job"] = c.job;
-        entry["nccl_version"] = c.nccl_version;
-        consumers.push_back(std::move(entry));
-      }
-      devices.back()["consumers"] = consumers;
-      devices.back()["consumers_known"] =
-          ConsumerKnowledgeLabel(report.consumers->KnowledgeOf(device.name));
-    }
-  }
+  for (const Device& device : report.snapshot.devices)
+    devices.push_back(DeviceToJson(report, device));
   json netdevs = json::array();
-  for (const NetdevReport& netdev : report.netdevs) {
-    const NetdevObservation& obs = netdev.observation;
-    json addresses = json::array();
-    for (const IpAddress& a : obs.state.addresses) addresses.push_back(a.ToString());
-    json entry = {{"name", obs.state.name},
-                  {"carrier", obs.carrier_known ? json(obs.state.carrier) : json(nullptr)},
-                  {"addresses", addresses},
-                  {"managed_by", netdev.managed_by},
-                  {"in_namespace", obs.in_namespace}};
-    netdevs.push_back(entry);
-  }
+  for (const NetdevReport& netdev : report.netdevs) netdevs.push_back(NetdevToJson(netdev));
   json findings = json::array();
-  for (const Finding& f : report.findings) {
-    findings.push_back({{"severity", SeverityLabel(f.severity)},
-                        {"check", f.check},
-                        {"subject", f.subject},
-                        {"message", f.message},
-                        {"remedy", f.remedy}});
-    // The note on the daemon's answer says when a bundle recorded it.
-    if (report.daemon_recorded_at_unix && f.check.rfind("daemon", 0) == 0)
-      findings.back()["recorded_at"] = FormatUtc(*report.daemon_recorded_at_unix, false);
-  }
+  for (const Finding& f : report.findings) findings.push_back(FindingToJson(report, f));
   json out = {{"version", kVersion},
               {"status", ReportStatus(report)},
               {"gid_source", report.gid_source},
@@ -180,16 +195,11 @@ std::string GidSlotsLine(const Port& port) {
          " unknown (unreadable: index " + indices + ")";
 }
 
-}  // namespace
+// Every string from the host goes through Safe (core/terminal_text.h); the rest is ours.
+std::string Safe(std::string_view text) { return TerminalSafe(text); }
 
-std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style) {
-  Ansi ansi{style.color};
-  std::ostringstream out;
-  // Every string from the host goes through Safe (core/terminal_text.h); the rest is ours.
-  const auto Safe = [](std::string_view text) { return TerminalSafe(text); };
-  out << ansi("1", "rocewatch diagnose") << " " << kVersion << "  (GIDs read through "
-      << Safe(report.gid_source) << ")\n\n";
-
+// Each device, its ports, their far ends and GID tables.
+void RenderDevices(const DiagnoseReport& report, const Ansi& ansi, std::ostringstream& out) {
   if (report.snapshot.devices.empty()) {
     out << "No RDMA devices found (no entries under class/infiniband).\n\n";
   }
@@ -242,7 +252,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     }
     out << "\n";
   }
+}
 
+// Each RNIC netdev's carrier, manager and addresses.
+void RenderNetdevs(const DiagnoseReport& report, const Ansi& ansi, std::ostringstream& out) {
   if (!report.netdevs.empty()) {
     out << ansi("1", "Netdevs") << "\n";
     for (const NetdevReport& netdev : report.netdevs) {
@@ -263,11 +276,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     }
     out << "\n";
   }
+}
 
-  if (!report.link_quality.empty()) {
-    out << ansi("1", "Link quality") << "\n" << RenderLinkQualityText(report.link_quality) << "\n";
-  }
-
+// Who holds each device, and what the consumer sources could not see.
+void RenderConsumers(const DiagnoseReport& report, const Ansi& ansi, std::ostringstream& out) {
   if (report.consumers) {
     const ConsumerObservation& seen = *report.consumers;
     out << ansi("1", "Who uses each rail")
@@ -290,7 +302,10 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     for (const std::string& blind : seen.blind_spots) out << "  not seen: " << Safe(blind) << "\n";
     out << "\n";
   }
+}
 
+// What happened while watching, and what the daemon saw.
+void RenderEvents(const DiagnoseReport& report, const Ansi& ansi, std::ostringstream& out) {
   if (!report.watch_log.empty()) {
     out << ansi("1", "What happened while watching") << "\n";
     for (const std::string& line : report.watch_log) out << "  " << Safe(line) << "\n";
@@ -306,8 +321,11 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     for (const std::string& line : report.daemon_events) out << "  " << Safe(line) << "\n";
     out << "\n";
   }
+}
 
-  // Grouped by severity, worst first; the heading counts each group.
+// The findings, grouped by severity, worst first, and the status line.
+void RenderFindings(const DiagnoseReport& report, const Ansi& ansi, std::ostringstream& out) {
+  // The heading counts each group.
   std::string counts;
   for (Severity severity : {Severity::kCritical, Severity::kWarning, Severity::kInfo}) {
     size_t n = std::count_if(report.findings.begin(), report.findings.end(),
@@ -333,6 +351,23 @@ std::string RenderReportText(const DiagnoseReport& report, const TextStyle& styl
     }
   }
   out << "\nstatus: " << ReportStatus(report) << "\n";
+}
+
+}  // namespace
+
+std::string RenderReportText(const DiagnoseReport& report, const TextStyle& style) {
+  Ansi ansi{style.color};
+  std::ostringstream out;
+  out << ansi("1", "rocewatch diagnose") << " " << kVersion << "  (GIDs read through "
+      << Safe(report.gid_source) << ")\n\n";
+  RenderDevices(report, ansi, out);
+  RenderNetdevs(report, ansi, out);
+  if (!report.link_quality.empty()) {
+    out << ansi("1", "Link quality") << "\n" << RenderLinkQualityText(report.link_quality) << "\n";
+  }
+  RenderConsumers(report, ansi, out);
+  RenderEvents(report, ansi, out);
+  RenderFindings(report, ansi, out);
   return out.str();
 }
 
