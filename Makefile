@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build run test test-unit test-integration test-e2e test-image image bench test-asan \
+.PHONY: all deps build run test test-unit test-integration test-e2e test-kernel test-image image bench test-asan \
         test-tsan sanitizer-deps fuzz soak install format check-format clean
 
 all: build
@@ -26,7 +26,7 @@ run: deps
 
 # The image smoke test (label image) builds the whole image: it runs in `make test-image`.
 test: build
-	@scripts/install-deps.sh build e2e
+	@scripts/install-deps.sh build e2e kernel
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) --timeout 900 -LE image
 
 test-unit: build
@@ -36,8 +36,16 @@ test-integration: build
 	ctest --test-dir $(BUILD) --output-on-failure -L integration
 
 test-e2e: build
-	@scripts/install-deps.sh build e2e
+	@scripts/install-deps.sh build e2e kernel
 	ctest --test-dir $(BUILD) --output-on-failure -L e2e
+
+# The kernel tier: the real binary against soft-RoCE in a qemu guest (tests/kernel/,
+# docs/kernel-tier.md). Builds the daemon only; the guest is built from Debian packages.
+test-kernel: deps
+	@scripts/install-deps.sh build kernel
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target rocewatch -- --no-print-directory
+	ctest --test-dir $(BUILD) --output-on-failure -L kernel
 
 # The OCI image with podman (deploy/container/Dockerfile; base image: scripts/build-image.sh).
 # IMAGE names it (default localhost/rocewatch:<version>); BASE_IMAGE overrides the base.

@@ -7,6 +7,8 @@
 #   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
 #   scripts/install-deps.sh image      + podman, buildah, mmdebstrap (make image, make test-image)
 #   scripts/install-deps.sh format     + clang-format (make format, make check-format)
+#   scripts/install-deps.sh kernel     + qemu-system-x86 (make test-kernel: the soft-RoCE guest;
+#                                        its own packages are downloaded, not installed)
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git
@@ -20,6 +22,7 @@ bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
 fuzz_pkgs=(clang libclang-rt-14-dev)
 image_pkgs=(podman buildah mmdebstrap)
 format_pkgs=(clang-format)
+kernel_pkgs=(qemu-system-x86 iproute2 cpio)
 
 wanted=("${build_pkgs[@]}")
 for set in "$@"; do
@@ -30,6 +33,7 @@ for set in "$@"; do
     fuzz) wanted+=("${fuzz_pkgs[@]}") ;;
     image) wanted+=("${image_pkgs[@]}") ;;
     format) wanted+=("${format_pkgs[@]}") ;;
+    kernel) wanted+=("${kernel_pkgs[@]}") ;;
     *) echo "install-deps: unknown set '$set'" >&2; exit 2 ;;
   esac
 done
