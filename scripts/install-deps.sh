@@ -11,7 +11,7 @@
 #                                        its own packages are downloaded, not installed)
 set -euo pipefail
 
-build_pkgs=(build-essential cmake pkg-config git
+build_pkgs=(build-essential cmake ninja-build pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libibverbs-dev libnl-3-dev libnl-route-3-dev libnl-genl-3-dev prometheus-cpp-dev libspdlog-dev
   libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev libsystemd-dev zlib1g-dev

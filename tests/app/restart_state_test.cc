@@ -26,6 +26,7 @@
 #include "support/netlink_builders.h"
 #include "support/no_kernel_ethtool.h"
 #include "support/node_builder.h"
+#include "support/test_times.h"
 #include "traffic/traffic_component.h"
 
 namespace rocewatch {
@@ -37,7 +38,6 @@ using std::chrono::seconds;
 
 constexpr const char* kStatePath = "/var/lib/rocewatch/state.json";
 constexpr const char* kBootIdPath = "/proc/sys/kernel/random/boot_id";
-constexpr double kRate = 10e9;
 constexpr int kRails = 3;
 
 std::string Netdev(int r) { return "rnic" + std::to_string(r); }
@@ -51,7 +51,7 @@ class Host final : public SnapshotSource {
   explicit Host(const Clock& clock) : clock_(clock), last_(clock.Now()) {
     for (int r = 0; r < kRails; ++r) {
       node_.devices.push_back(RoceDevice("mlx5_" + std::to_string(r), Netdev(r), {}));
-      rates.push_back(kRate);
+      rates.push_back(kBusyRailRate);
       netlink.links.push_back(MakeLink(10 + r, Netdev(r), true, 1));
       netlink.addresses.push_back(MakeAddress(10 + r, Address(r)));
       netlink.rules.push_back(MakeRuleMessage(RuleOf(r)));
@@ -290,7 +290,7 @@ TEST_F(RestartStateTest, WhatHealedWhileTheDaemonWasDownResolvesWithAnEvent) {
   OpenThreeIncidents().reset();
   host_.netlink.rules.push_back(MakeRuleMessage(RuleOf(0)));
   host_.netlink.addresses.push_back(MakeAddress(11, Address(1)));
-  host_.rates[2] = kRate;
+  host_.rates[2] = kBusyRailRate;
   clock_.Advance(seconds(5));
   DaemonRun run(clock_, host_, fs_);
   run.Start();

@@ -9,6 +9,7 @@
 #include "support/http_client.h"
 #include "support/node_builder.h"
 #include "support/state_stub_component.h"
+#include "support/test_times.h"
 #include "traffic/traffic_samples.h"
 
 namespace rocewatch {
@@ -17,8 +18,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-constexpr double kRate = 10e9;
-
 // Four rails whose byte counters advance at their rates each time a snapshot is taken.
 class MovingRailsSource final : public SnapshotSource {
  public:
@@ -26,7 +25,7 @@ class MovingRailsSource final : public SnapshotSource {
     for (int r = 0; r < 4; ++r) {
       node_.devices.push_back(
           RoceDevice("mlx5_" + std::to_string(r), "eth" + std::to_string(r), {}));
-      rates_.push_back(kRate);
+      rates_.push_back(kBusyRailRate);
     }
     last_ = clock_.Now();
   }
@@ -89,8 +88,9 @@ TEST_F(TrafficComponentTest, ExportsRateBaselineAndOneHotState) {
   ASSERT_TRUE(monitor_.Start().ok());
   RunFor(seconds(20));
   const std::string rail = R"({device="mlx5_1",port="1")";
-  EXPECT_NEAR(*Sample("rocewatch_traffic_rate_bytes_per_second" + rail + "}"), kRate, 1e3);
-  EXPECT_NEAR(*Sample("rocewatch_traffic_baseline_bytes_per_second" + rail + "}"), kRate, 1e3);
+  EXPECT_NEAR(*Sample("rocewatch_traffic_rate_bytes_per_second" + rail + "}"), kBusyRailRate, 1e3);
+  EXPECT_NEAR(*Sample("rocewatch_traffic_baseline_bytes_per_second" + rail + "}"), kBusyRailRate,
+              1e3);
   EXPECT_EQ(Sample("rocewatch_traffic_state" + rail + R"(,state="normal"})"), 1);
   for (const char* other : {"idle", "degraded", "collapsed", "link_down"}) {
     EXPECT_EQ(Sample("rocewatch_traffic_state" + rail + ",state=\"" + other + "\"}"), 0) << other;
@@ -166,7 +166,7 @@ TEST_F(TrafficComponentTest, ExtraSnapshotsAfterEventsDoNotShortenTheInterval) {
   monitor_.RequestSnapshot("address added");  // 100 ms settle: 100 ms after a periodic poll
   RunFor(milliseconds(300));
   EXPECT_NEAR(*Sample(R"(rocewatch_traffic_rate_bytes_per_second{device="mlx5_0",port="1"})"),
-              kRate, 1e3);
+              kBusyRailRate, 1e3);
   EXPECT_EQ(traffic_->detector().ports().size(), 4u);
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/finding_names.h"
 #include "support/lldp_frames.h"
 
 namespace rocewatch {
@@ -10,12 +11,6 @@ namespace {
 using std::chrono::seconds;
 
 LldpFrame Parse(const LldpFrameBuilder& b) { return ParseLldpFrame(b.Build()).value(); }
-
-std::vector<std::string> Checks(const std::vector<Finding>& findings) {
-  std::vector<std::string> checks;
-  for (const Finding& f : findings) checks.push_back(f.check + "@" + f.subject);
-  return checks;
-}
 
 TEST(FabricChecksTest, AHealthyRailHasNoFinding) {
   LldpFrame leaf = Parse(LldpFrameBuilder::Leaf(7, 3).Pfc(0x08).RocePriority(3).MaxFrameSize(9216));
@@ -27,7 +22,7 @@ TEST(FabricChecksTest, ANeighborThatIsNoSwitch) {
   LldpFrame host = Parse(LldpFrameBuilder().PortName("eth0").Capabilities(0x0080, 0x0080));
   std::vector<Finding> f =
       CheckFabric({{{"rnic0", "mlx5_0/1", &host, std::nullopt, std::nullopt}}, seconds(1)});
-  ASSERT_EQ(Checks(f), std::vector<std::string>{"lldp_neighbor_not_switch@rnic0"});
+  ASSERT_EQ(ChecksWithSubjects(f), std::vector<std::string>{"lldp_neighbor_not_switch@rnic0"});
   EXPECT_EQ(f[0].severity, Severity::kWarning);
   EXPECT_NE(f[0].message.find("capabilities supported 0x0080"), std::string::npos) << f[0].message;
   LldpFrame silent = Parse(LldpFrameBuilder().PortName("eth0"));
@@ -44,8 +39,8 @@ TEST(FabricChecksTest, TwoRailsOnOneSwitchPort) {
                                          {"rnic1", "mlx5_1/1", &b, {}, std::nullopt},
                                          {"rnic2", "mlx5_2/1", &c, {}, std::nullopt}},
                                         seconds(1)});
-  EXPECT_EQ(Checks(f), (std::vector<std::string>{"lldp_shared_switch_port@rnic0",
-                                                 "lldp_shared_switch_port@rnic1"}));
+  EXPECT_EQ(ChecksWithSubjects(f), (std::vector<std::string>{"lldp_shared_switch_port@rnic0",
+                                                             "lldp_shared_switch_port@rnic1"}));
   EXPECT_NE(f[0].message.find("rnic0, rnic1"), std::string::npos) << f[0].message;
   EXPECT_NE(f[0].message.find("leaf-07 port swp3"), std::string::npos);
 }
@@ -54,7 +49,8 @@ TEST(FabricChecksTest, PfcOffOnTheRocePriorityIsCritical) {
   LldpFrame leaf = Parse(LldpFrameBuilder::Leaf(7, 3).Pfc(0x10).RocePriority(3));
   std::vector<Finding> f =
       CheckFabric({{{"rnic0", "mlx5_0/1", &leaf, {}, std::nullopt}}, seconds(1)});
-  ASSERT_EQ(Checks(f), std::vector<std::string>{"switch_pfc_missing_roce_priority@rnic0"});
+  ASSERT_EQ(ChecksWithSubjects(f),
+            std::vector<std::string>{"switch_pfc_missing_roce_priority@rnic0"});
   EXPECT_EQ(f[0].severity, Severity::kCritical);
   EXPECT_NE(f[0].message.find("priority 3"), std::string::npos);
   // Without the switch saying which priority RoCE uses, the PFC bitmap alone is not judged.
@@ -67,7 +63,7 @@ TEST(FabricChecksTest, MaxFrameSizeBelowMtuPlusHeaders) {
   LldpFrame leaf = Parse(LldpFrameBuilder::Leaf(7, 3).MaxFrameSize(9017));
   std::vector<Finding> f =
       CheckFabric({{{"rnic0", "mlx5_0/1", &leaf, 9000, std::nullopt}}, seconds(1)});
-  ASSERT_EQ(Checks(f), std::vector<std::string>{"switch_max_frame_too_small@rnic0"});
+  ASSERT_EQ(ChecksWithSubjects(f), std::vector<std::string>{"switch_max_frame_too_small@rnic0"});
   LldpFrame exact = Parse(LldpFrameBuilder::Leaf(7, 3).MaxFrameSize(9018));
   EXPECT_TRUE(
       CheckFabric({{{"rnic0", "mlx5_0/1", &exact, 9000, std::nullopt}}, seconds(1)}).empty());
@@ -82,7 +78,7 @@ TEST(FabricChecksTest, NoLldpAnywhereIsOneInfoLineAfterListening) {
   EXPECT_TRUE(CheckFabric(none).empty());
   none.listening_for = kLldpAbsentAfter;
   std::vector<Finding> f = CheckFabric(none);
-  ASSERT_EQ(Checks(f), std::vector<std::string>{"lldp_absent@node"});
+  ASSERT_EQ(ChecksWithSubjects(f), std::vector<std::string>{"lldp_absent@node"});
   EXPECT_EQ(f[0].severity, Severity::kInfo);
   LldpFrame leaf = Parse(LldpFrameBuilder::Leaf(7, 3));
   none.rails[1].neighbor = &leaf;
@@ -100,7 +96,7 @@ TEST(FabricChecksHostPfcTest, TheSwitchAndTheHostEnablingDifferentPrioritiesIsCr
   LldpFrame leaf = Parse(LldpFrameBuilder::Leaf(7, 3).Pfc(0x08));
   RailFarEnd rail{"rnic0", "mlx5_0/1", &leaf, std::nullopt, 0x18};
   std::vector<Finding> f = CheckFabric({{rail}, seconds(1)});
-  ASSERT_EQ(Checks(f), std::vector<std::string>{"switch_pfc_differs_from_host@rnic0"});
+  ASSERT_EQ(ChecksWithSubjects(f), std::vector<std::string>{"switch_pfc_differs_from_host@rnic0"});
   EXPECT_EQ(f[0].severity, Severity::kCritical);
   EXPECT_NE(f[0].message.find("enables PFC on priorities 3, the host on 3,4"), std::string::npos)
       << f[0].message;

@@ -2,18 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/finding_names.h"
 #include "support/lldp_frames.h"
 
 namespace rocewatch {
 namespace {
 
 LldpFrame Parse(const LldpFrameBuilder& b) { return ParseLldpFrame(b.Build()).value(); }
-
-std::vector<std::string> Checks(const std::vector<Finding>& findings) {
-  std::vector<std::string> checks;
-  for (const Finding& f : findings) checks.push_back(f.check + "@" + f.subject);
-  return checks;
-}
 
 // A node of `count` rails, ensNf0np0 on mlx5_(N-1), given in reverse order: NumberRails sorts.
 std::vector<CabledRail> Rails(const std::vector<const LldpFrame*>& neighbors) {
@@ -56,7 +51,7 @@ TEST(RailCablingChecksTest, TwoSwappedRailsAreMiscabledAndNameWhereEachBelongs) 
   LldpFrame l3 = Parse(LldpFrameBuilder::Leaf(3, 42));
   // Rails 1 and 2 swapped: ens2 reaches leaf-03, ens3 reaches leaf-02.
   RailCablingResult r = CheckRailCabling({Rails({&l1, &l3, &l2}), &plan, "gpu-042"});
-  ASSERT_EQ(Checks(r.findings),
+  ASSERT_EQ(ChecksWithSubjects(r.findings),
             (std::vector<std::string>{"rail_miscabled@ens2f0np0", "rail_miscabled@ens3f0np0"}));
   EXPECT_EQ(r.findings[0].severity, Severity::kCritical);
   EXPECT_EQ(r.findings[0].message,
@@ -72,7 +67,7 @@ TEST(RailCablingChecksTest, AWrongPortOnTheRightSwitchIsMiscabledToo) {
   RailPlan plan = ParseRailPlan("* leaf-0{rail1} swp{n}\n").value();
   LldpFrame l1 = Parse(LldpFrameBuilder::Leaf(1, 41));
   RailCablingResult r = CheckRailCabling({Rails({&l1}), &plan, "gpu-042"});
-  ASSERT_EQ(Checks(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
+  ASSERT_EQ(ChecksWithSubjects(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
   EXPECT_NE(r.findings[0].message.find("cabled to leaf-01 port swp41; the rail plan (line 1) "
                                        "expects switch leaf-01 port swp42"),
             std::string::npos)
@@ -83,7 +78,7 @@ TEST(RailCablingChecksTest, ARailThePlanDoesNotNameIsNotJudged) {
   RailPlan plan = ParseRailPlan("mlx5_0 leaf-01 *\n").value();
   LldpFrame l9 = Parse(LldpFrameBuilder::Leaf(9, 1));
   RailCablingResult r = CheckRailCabling({Rails({&l9, &l9}), &plan, "n"});
-  EXPECT_EQ(Checks(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
+  EXPECT_EQ(ChecksWithSubjects(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
   EXPECT_EQ(r.verdicts.size(), 1u);
 }
 
@@ -93,8 +88,9 @@ TEST(RailCablingChecksTest, WithoutAPlanTwoRailsOnOneSwitchOfARailOptimizedNodeA
   LldpFrame b2 = Parse(LldpFrameBuilder::Leaf(2, 43));
   LldpFrame d = Parse(LldpFrameBuilder::Leaf(4, 42));
   RailCablingResult r = CheckRailCabling({Rails({&a, &b, &b2, &d}), nullptr, "gpu-042"});
-  ASSERT_EQ(Checks(r.findings), (std::vector<std::string>{"rail_layout_suspect@ens2f0np0",
-                                                          "rail_layout_suspect@ens3f0np0"}));
+  ASSERT_EQ(
+      ChecksWithSubjects(r.findings),
+      (std::vector<std::string>{"rail_layout_suspect@ens2f0np0", "rail_layout_suspect@ens3f0np0"}));
   EXPECT_EQ(r.findings[0].severity, Severity::kWarning);
   EXPECT_NE(r.findings[0].message.find("rails ens2f0np0 and ens3f0np0 land on the same switch"),
             std::string::npos)
@@ -108,7 +104,8 @@ TEST(RailCablingChecksTest, WithoutAPlanAnOddPortNumberOnARailOptimizedNodeIsSus
   LldpFrame b = Parse(LldpFrameBuilder::Leaf(2, 42));
   LldpFrame c = Parse(LldpFrameBuilder::Leaf(3, 17));
   RailCablingResult r = CheckRailCabling({Rails({&a, &b, &c}), nullptr, "x"});
-  ASSERT_EQ(Checks(r.findings), std::vector<std::string>{"rail_layout_suspect@ens3f0np0"});
+  ASSERT_EQ(ChecksWithSubjects(r.findings),
+            std::vector<std::string>{"rail_layout_suspect@ens3f0np0"});
   EXPECT_NE(r.findings[0].message.find("reaches leaf-03 port swp17 while 2 of 3 rails reach port "
                                        "swp42"),
             std::string::npos)

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/finding_names.h"
 #include "support/node_builder.h"
 
 namespace rocewatch {
@@ -13,12 +14,6 @@ NetdevState WithAddress(const std::string& name, const std::string& ip) {
   state.carrier = true;
   state.addresses.push_back({AddressFamily::kIpv4, ip, 24, false});
   return state;
-}
-
-std::vector<std::string> Checks(const std::vector<Finding>& findings) {
-  std::vector<std::string> ids;
-  for (const Finding& f : findings) ids.push_back(f.check);
-  return ids;
 }
 
 TEST(GidTableChecks, AHealthyRailHasNoFindings) {
@@ -40,7 +35,7 @@ TEST(GidTableChecks, AnUnreadableSlotIsNeitherAMissingGidNorAHole) {
   EXPECT_TRUE(HolesBelowNonDefaultGids(port).empty());
   port.unreadable_gid_slots.clear();  // the same table read whole: both findings are facts
   findings = CheckPortsAndGidTables(node, {{"eth0", WithAddress("eth0", "10.0.0.2")}});
-  EXPECT_EQ(Checks(findings),
+  EXPECT_EQ(CheckNames(findings),
             (std::vector<std::string>{"ipv4_without_roce_v2_gid", "gid_table_hole"}));
 }
 
@@ -50,7 +45,7 @@ TEST(GidTableChecks, APortThatIsNotActiveIsAWarning) {
   node.devices[0].ports[0].state = "DOWN";
   node.devices[0].ports[0].phys_state = "Disabled";
   auto findings = CheckPortsAndGidTables(node, {});
-  ASSERT_EQ(Checks(findings), std::vector<std::string>{"port_not_active"});
+  ASSERT_EQ(CheckNames(findings), std::vector<std::string>{"port_not_active"});
   EXPECT_EQ(findings[0].severity, Severity::kWarning);
   EXPECT_EQ(findings[0].subject, "mlx5_0/1");
   EXPECT_NE(findings[0].message.find("DOWN (phys_state Disabled)"), std::string::npos);
@@ -60,7 +55,7 @@ TEST(GidTableChecks, AnIpv4AddressWithoutRoceV2GidIsCritical) {
   NodeSnapshot node;
   node.devices.push_back(RoceDevice("mlx5_0", "eth0", {}));  // only default GIDs
   auto findings = CheckPortsAndGidTables(node, {{"eth0", WithAddress("eth0", "10.0.0.2")}});
-  ASSERT_EQ(Checks(findings), std::vector<std::string>{"ipv4_without_roce_v2_gid"});
+  ASSERT_EQ(CheckNames(findings), std::vector<std::string>{"ipv4_without_roce_v2_gid"});
   EXPECT_EQ(findings[0].severity, Severity::kCritical);
   EXPECT_NE(findings[0].message.find("0000:0000:0000:0000:0000:ffff:0a00:0002"), std::string::npos);
 }
@@ -71,7 +66,7 @@ TEST(GidTableChecks, AnIpv4AddressWithOnlyARoceV1GidIsStillCritical) {
   auto& gids = node.devices[0].ports[0].gids;
   gids.pop_back();  // drop the v2 entry
   auto findings = CheckPortsAndGidTables(node, {{"eth0", WithAddress("eth0", "10.0.0.2")}});
-  EXPECT_EQ(Checks(findings), std::vector<std::string>{"ipv4_without_roce_v2_gid"});
+  EXPECT_EQ(CheckNames(findings), std::vector<std::string>{"ipv4_without_roce_v2_gid"});
 }
 
 TEST(GidTableChecks, UnknownAddressesAreNotJudged) {
@@ -84,7 +79,7 @@ TEST(GidTableChecks, AHoleBelowAnIpGidIsAWarningNamingSlotsAndGid) {
   NodeSnapshot node;
   node.devices.push_back(RoceDevice("mlx5_3", "eth3", {"10.0.3.2"}, /*first_ip_index=*/4));
   auto findings = CheckPortsAndGidTables(node, {{"eth3", WithAddress("eth3", "10.0.3.2")}});
-  ASSERT_EQ(Checks(findings), std::vector<std::string>{"gid_table_hole"});
+  ASSERT_EQ(CheckNames(findings), std::vector<std::string>{"gid_table_hole"});
   EXPECT_NE(findings[0].message.find("empty slot(s) 2,3 below roce_v1 GID 10.0.3.2 at index 4"),
             std::string::npos)
       << findings[0].message;

@@ -3,11 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "support/simulated_gid_table.h"
+#include "support/test_times.h"
 
 namespace rocewatch {
 namespace {
-
-constexpr double kT0 = 1767225600.0;
 
 // One RNIC port with NCCL-style live QPs, observed by the detector.
 class GidDriftScenarioTest : public ::testing::Test {

@@ -8,13 +8,12 @@
 #include "support/simulated_gid_table.h"
 #include "support/sysfs_fixture.h"
 #include "support/temp_dir.h"
+#include "support/test_times.h"
 #include "sysfs/sysfs_gid_table_source.h"
 #include "verbs/verbs_gid_table_source.h"
 
 namespace rocewatch {
 namespace {
-
-constexpr double kT0 = 1767225600.0;
 
 // Publishes the simulated ports of one device and reads them back through a GidTableSource.
 class Backend {

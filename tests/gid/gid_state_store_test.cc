@@ -8,11 +8,11 @@
 #include "support/fake_state_file_writer.h"
 #include "support/simulated_gid_table.h"
 #include "support/temp_dir.h"
+#include "support/test_times.h"
 
 namespace rocewatch {
 namespace {
 
-constexpr double kT0 = 1767225600.0;
 constexpr const char* kBootA = "0b1e5c1a-0000-4000-8000-00000000000a";
 constexpr const char* kBootB = "0b1e5c1a-0000-4000-8000-00000000000b";
 

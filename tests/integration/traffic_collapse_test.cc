@@ -24,7 +24,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr int kRails = 4;
+constexpr int kCollapseRails = 4;
 constexpr double kRate = 2e9;  // bytes/s per rail, tx + rx
 
 // Advances counters/port_xmit_data and port_rcv_data (4-octet units) of every rail at its rate,
@@ -33,7 +33,9 @@ constexpr double kRate = 2e9;  // bytes/s per rail, tx + rx
 class CounterWriter {
  public:
   explicit CounterWriter(std::string sysfs_root)
-      : root_(std::move(sysfs_root)), rates_(kRails, kRate), units_(kRails, 1'000'000'000) {
+      : root_(std::move(sysfs_root)),
+        rates_(kCollapseRails, kRate),
+        units_(kCollapseRails, 1'000'000'000) {
     Write();
     thread_ = std::thread([this] { Loop(); });
   }
@@ -56,7 +58,7 @@ class CounterWriter {
       last = now;
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        for (int r = 0; r < kRails; ++r) units_[r] += rates_[r] * dt / 2 / 4;
+        for (int r = 0; r < kCollapseRails; ++r) units_[r] += rates_[r] * dt / 2 / 4;
       }
       Write();
     }
@@ -67,7 +69,7 @@ class CounterWriter {
       std::lock_guard<std::mutex> lock(mutex_);
       units = units_;
     }
-    for (int r = 0; r < kRails; ++r) {
+    for (int r = 0; r < kCollapseRails; ++r) {
       const std::string dir =
           root_ + "/class/infiniband/mlx5_" + std::to_string(r) + "/ports/1/counters/";
       for (const char* name : {"port_xmit_data", "port_rcv_data"}) {
@@ -107,7 +109,7 @@ std::optional<milliseconds> WaitForSample(const DaemonProcess& daemon, const std
 class TrafficCollapseTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", RailNode(kRails, 8)).ok());
+    ASSERT_TRUE(WriteSysfsFixture(dir_.path() + "/sys", RailNode(kCollapseRails, 8)).ok());
   }
   TempDir dir_;
 };
@@ -120,7 +122,7 @@ TEST_F(TrafficCollapseTest, AStoppedRailIsCollapsedInMetricsWhileItsSiblingsStay
   // Baselines need 10 active samples: 2.5 s at this interval. Wait until every rail is normal
   // with a baseline exported.
   auto every_rail_normal = [](const std::string& metrics) {
-    for (int r = 0; r < kRails; ++r) {
+    for (int r = 0; r < kCollapseRails; ++r) {
       const std::string rail = "{device=\"mlx5_" + std::to_string(r) + "\",port=\"1\"}";
       if (FindSample(metrics, StateSeries(r, "normal")) != 1 ||
           !FindSample(metrics, "rocewatch_traffic_baseline_bytes_per_second" + rail))
@@ -135,7 +137,7 @@ TEST_F(TrafficCollapseTest, AStoppedRailIsCollapsedInMetricsWhileItsSiblingsStay
     if (before.ok() && every_rail_normal(*before)) break;
   }
   ASSERT_TRUE(before.ok());
-  for (int r = 0; r < kRails; ++r) {
+  for (int r = 0; r < kCollapseRails; ++r) {
     ASSERT_EQ(FindSample(*before, StateSeries(r, "normal")), 1) << *before;
     const std::string rail = "{device=\"mlx5_" + std::to_string(r) + "\",port=\"1\"}";
     std::optional<double> baseline =

@@ -5,7 +5,7 @@
 namespace rocewatch {
 namespace {
 
-constexpr double kT0 = 1796113043.869;  // 2026-12-01T08:17:23.869Z
+constexpr double kFirstSeen = 1796113043.869;  // 2026-12-01T08:17:23.869Z
 
 TEST(DaemonFindingsTest, EventsAreNamedByKindAndSubject) {
   const std::string drift =
@@ -24,9 +24,9 @@ TEST(DaemonFindingsTest, EventsAreNamedByKindAndSubject) {
 TEST(DaemonFindingsTest, TheDocumentRoundTripsWithRfc3339Times) {
   std::vector<TimedFinding> findings = {
       {{Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5", "restart the job"},
-       kT0,
-       kT0 + 157}};
-  std::deque<RecordedEvent> events = {{kT0, Severity::kWarning, "eth0: carrier down"}};
+       kFirstSeen,
+       kFirstSeen + 157}};
+  std::deque<RecordedEvent> events = {{kFirstSeen, Severity::kWarning, "eth0: carrier down"}};
   nlohmann::ordered_json doc = DaemonFindingsToJson(findings, events, "b00t");
   EXPECT_EQ(doc["findings"][0]["since"], "2026-12-01T08:17:23Z");
   EXPECT_EQ(doc["findings"][0]["last_seen"], "2026-12-01T08:20:00Z");

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "support/fake_clock.h"
+#include "support/test_times.h"
 #include "traffic/synthetic_rails.h"
 #include "traffic/traffic_detector.h"
 
@@ -16,8 +17,6 @@ namespace {
 using std::chrono::hours;
 using std::chrono::minutes;
 using std::chrono::seconds;
-
-constexpr double kRate = 10e9;
 
 class TrafficConsumersTest : public ::testing::Test {
  protected:
@@ -57,7 +56,7 @@ class TrafficConsumersTest : public ::testing::Test {
 
   FakeClock clock;
   TrafficDetector detector{TrafficOptions{}};
-  SyntheticRails rails{2, kRate};
+  SyntheticRails rails{2, kBusyRailRate};
   ConsumerKnowledge all = ConsumerKnowledge::kUnknown;
   std::map<std::string, ConsumerKnowledge> consumers;  // per device, overrides `all`
 };

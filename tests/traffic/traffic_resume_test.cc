@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_clock.h"
+#include "support/test_times.h"
 #include "traffic/synthetic_rails.h"
 #include "traffic/traffic_detector.h"
 
@@ -11,11 +12,9 @@ namespace {
 
 using std::chrono::seconds;
 
-constexpr double kRate = 10e9;
-
 class TrafficResumeTest : public ::testing::Test {
  protected:
-  TrafficResumeTest() : rails_(4, kRate), daemon_(TrafficOptions{}) {
+  TrafficResumeTest() : rails_(4, kBusyRailRate), daemon_(TrafficOptions{}) {
     options_.collapse_after = seconds(5);
     daemon_ = TrafficDetector(options_);
     for (int t = 0; t < 60; ++t) Tick();
@@ -80,7 +79,7 @@ TEST_F(TrafficResumeTest, WithoutTheDaemonsViewTheFirstObservationKnowsNothing) 
 TEST_F(TrafficResumeTest, AResumedCollapseEndsWhenTheRailCarriesTrafficAgain) {
   TrafficDetector watch(options_);
   for (const auto& [key, from] : DaemonView()) watch.Resume(key, from);
-  rails_.SetRate(2, kRate);
+  rails_.SetRate(2, kBusyRailRate);
   clock_.Advance(seconds(1));
   watch.Observe(clock_.Now(), rails_.Step(seconds(1)));
   EXPECT_EQ(watch.Find(SyntheticRails::Key(2))->state, TrafficState::kNormal);
