@@ -24,8 +24,8 @@ GidEntry Gid(uint32_t index, const std::string& address_or_gid, GidType type,
 
 // A RoCE port as mlx5 shows it: default GIDs at 0/1, then one v1/v2 pair per IPv4 address from
 // `first_ip_index` on.
-Port RocePort(const std::string& netdev, const std::vector<std::string>& ipv4,
-              uint32_t first_ip_index = 2) {
+Port RocePortOf(const std::string& netdev, const std::vector<std::string>& ipv4,
+                uint32_t first_ip_index = 2) {
   Port port;
   port.number = 1;
   port.state = "ACTIVE";
@@ -84,12 +84,12 @@ class ConfigurationChecksTest : public ::testing::Test {
                           "28.39.1002",
                           "MT4129",
                           "b83f:d203:0000:0001",
-                          {RocePort("ens1f0np0", {"10.0.0.2"})}},
+                          {RocePortOf("ens1f0np0", {"10.0.0.2"})}},
                          {"mlx5_1",
                           "28.39.1002",
                           "MT4129",
                           "b83f:d203:0000:0002",
-                          {RocePort("ens2f0np0", {"10.0.1.2"})}}};
+                          {RocePortOf("ens2f0np0", {"10.0.1.2"})}}};
     netdevs_ = {{"ens1f0np0", Netdev("ens1f0np0", {"10.0.0.2/24", "fe80::ba3f:d2ff:fe00:1/64"})},
                 {"ens2f0np0", Netdev("ens2f0np0", {"10.0.1.2/24"})}};
     host_.Netdev("ens1f0np0", 4, "b8:3f:d2:00:00:01").Netdev("ens2f0np0", 5, "b8:3f:d2:00:00:02");
@@ -235,7 +235,7 @@ TEST_F(ConfigurationChecksTest, Ipv6KeptOnDownOrOnlyLinkLocalStaysQuiet) {
 
 TEST_F(ConfigurationChecksTest, PinnedGidIndexWithoutRoceV2GidIsCritical) {
   // Rail 1's GIDs moved up by two after a flap with references held: 3 is now empty.
-  Rail(1).gids = RocePort("ens2f0np0", {"10.0.1.2"}, 4).gids;
+  Rail(1).gids = RocePortOf("ens2f0np0", {"10.0.1.2"}, 4).gids;
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, true)
       .Process(4101, "python3", {"NCCL_IB_GID_INDEX=3"}, true);
   std::vector<Finding> f = Run(check_id::kNcclGidIndexWithoutRoceV2Gid);
@@ -266,7 +266,7 @@ TEST_F(ConfigurationChecksTest, AWrongGidAtThePinWithSlotsUnknownSaysReadableOnl
 }
 
 TEST_F(ConfigurationChecksTest, PinnedGidIndexFindingNamesTheSlurmJob) {
-  Rail(1).gids = RocePort("ens2f0np0", {"10.0.1.2"}, 4).gids;
+  Rail(1).gids = RocePortOf("ens2f0np0", {"10.0.1.2"}, 4).gids;
   host_.Process(4100, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
       .Process(4101, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
       .Process(4200, "python3", {"SLURM_JOB_ID=8813", "NCCL_IB_GID_INDEX=3"}, true);
@@ -286,7 +286,7 @@ TEST_F(ConfigurationChecksTest, PinnedGidIndexOfTheWrongTypeOrFamilyIsCritical) 
 }
 
 TEST_F(ConfigurationChecksTest, PinnedGidIndexHoldingTheGidStaysQuiet) {
-  Rail(1).gids = RocePort("ens2f0np0", {"10.0.1.2"}, 4).gids;
+  Rail(1).gids = RocePortOf("ens2f0np0", {"10.0.1.2"}, 4).gids;
   host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3", "NCCL_IB_HCA==mlx5_0"}, true)
       .Process(4200, "python3", {"NCCL_IB_GID_INDEX=-1"}, true)
       .Process(4300, "python3", {"NCCL_IB_GID_INDEX=3", "NCCL_IB_HCA=^mlx5_1"}, true);
@@ -443,9 +443,9 @@ TEST_F(ConfigurationChecksTest, KernelThreadsAreNotProcessesWithUnreadableSettin
 // --- GID tables ---
 
 TEST_F(ConfigurationChecksTest, RoceV2Ipv4GidAtAnotherIndexOnOneRailWarns) {
-  snapshot_.devices.push_back({"mlx5_2", "", "", "", {RocePort("ens3f0np0", {"10.0.2.2"})}});
+  snapshot_.devices.push_back({"mlx5_2", "", "", "", {RocePortOf("ens3f0np0", {"10.0.2.2"})}});
   // Rail 1 carries an IPv6 address first: its IPv4 pair lands at 4/5, no hole below.
-  Rail(1).gids = RocePort("ens2f0np0", {"10.0.1.2"}, 4).gids;
+  Rail(1).gids = RocePortOf("ens2f0np0", {"10.0.1.2"}, 4).gids;
   Rail(1).gids.push_back(Gid(2, "fd00:1::2", GidType::kRoceV1, "ens2f0np0"));
   Rail(1).gids.push_back(Gid(3, "fd00:1::2", GidType::kRoceV2, "ens2f0np0"));
   std::vector<Finding> f = Run(check_id::kRoceV2Ipv4GidIndexDiffers);
@@ -516,6 +516,17 @@ TEST_F(ConfigurationChecksTest, AdaptiveRetransmissionCountersAbsentIsInfo) {
 TEST_F(ConfigurationChecksTest, AdaptiveRetransmissionCountersPresentOrUnreadableStayQuiet) {
   EXPECT_TRUE(Run(check_id::kAdaptiveRetransmissionCountersAbsent).empty());
   Rail(1).counters.hw_counters.clear();  // no hw_counters at all: nothing to judge
+  EXPECT_TRUE(Run(check_id::kAdaptiveRetransmissionCountersAbsent).empty());
+}
+
+// roce_adp_retrans* belong to mlx5's hw_counters family; soft-RoCE's (rdma_rxe) family never
+// has them: their absence there is "not available", not something to report.
+TEST_F(ConfigurationChecksTest, AnotherDriversCounterFamilyLacksThemByDesign) {
+  Rail(1).counters.hw_counters = {{"rcvd_pkts", 0},
+                                  {"sent_pkts", 0},
+                                  {"out_of_seq_request", 0},
+                                  {"retry_exceeded_err", 0},
+                                  {"link_downed", 0}};
   EXPECT_TRUE(Run(check_id::kAdaptiveRetransmissionCountersAbsent).empty());
 }
 

@@ -117,6 +117,21 @@ TEST_F(SysfsPollerTest, AFailedReadIsCountedInThatPollOnly) {
   EXPECT_TRUE(snapshot.devices.at(1).ports.at(0).counters.transmit_bytes.has_value());
 }
 
+// rdma_rxe (soft-RoCE) has no hca_type file: an attribute the driver does not provide is not a
+// failed read (diagnose called that read_failed on a healthy soft-RoCE node).
+TEST_F(SysfsPollerTest, ADeviceAttributeTheDriverLacksIsAbsentNotUnreadable) {
+  ASSERT_EQ(std::remove((root_ + "/class/infiniband/mlx5_1/hca_type").c_str()), 0);
+  NodeSnapshot snapshot;
+  PollReads({.list = true, .everything = true}, &snapshot);
+  EXPECT_EQ(snapshot.read_errors.at("sysfs"), 0u);
+  EXPECT_TRUE(snapshot.read_failures.empty());
+  EXPECT_FALSE(snapshot.devices.at(1).AttributeUnreadable("hca_type"));
+  EXPECT_EQ(snapshot.devices.at(1).hca_type, "");
+  fs_.FailPath(root_ + "/class/infiniband/mlx5_0/hca_type", EIO);
+  PollReads({.list = true, .everything = true}, &snapshot);
+  EXPECT_TRUE(snapshot.devices.at(0).AttributeUnreadable("hca_type"));  // a real failure still is
+}
+
 TEST_F(SysfsPollerTest, AFailedReadIsNamedAndTheCounterIsUnknownUntilItReadsAgain) {
   PollReads({});
   fs_.FailPath(PortDir(1) + "/counters/port_xmit_data", EIO);

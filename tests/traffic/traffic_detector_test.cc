@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "support/fake_clock.h"
+#include "support/test_times.h"
 #include "traffic/synthetic_rails.h"
 
 namespace rocewatch {
@@ -14,8 +15,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::minutes;
 using std::chrono::seconds;
-
-constexpr double kRate = 10e9;  // 10 GB/s per rail, a busy 400G rail
 
 // An 8-rail node that has trained long enough for every rail to have a baseline.
 class TrafficDetectorTest : public ::testing::Test {
@@ -64,7 +63,7 @@ class TrafficDetectorTest : public ::testing::Test {
 
   FakeClock clock;
   TrafficOptions options;
-  SyntheticRails rails{8, kRate};
+  SyntheticRails rails{8, kBusyRailRate};
 
  private:
   std::unique_ptr<TrafficDetector> detector_;
@@ -100,7 +99,7 @@ TEST_F(TrafficDetectorTest, ADeadRailRecoversWhenItsTrafficReturns) {
   WarmUp();
   rails.SetRate(3, 0);
   ASSERT_TRUE(TimeUntil(3, TrafficState::kCollapsed, seconds(10)));
-  rails.SetRate(3, kRate);
+  rails.SetRate(3, kBusyRailRate);
   Tick();
   Tick();
   EXPECT_EQ(StateOf(3), TrafficState::kNormal);
@@ -111,13 +110,13 @@ TEST_F(TrafficDetectorTest, ATwoSecondStallOfOneRailIsNotACollapse) {
   WarmUp();
   rails.SetRate(3, 0);
   RunFor(seconds(2));
-  rails.SetRate(3, kRate);
+  rails.SetRate(3, kBusyRailRate);
   EXPECT_EQ(SecondsAnyRailIn(TrafficState::kCollapsed, seconds(30)), 0);
 }
 
 TEST_F(TrafficDetectorTest, OneRailAtThirtyPercentOfItsBaselineIsDegraded) {
   WarmUp();
-  rails.SetRate(2, 0.3 * kRate);
+  rails.SetRate(2, 0.3 * kBusyRailRate);
   std::optional<Duration> took = TimeUntil(2, TrafficState::kDegraded, seconds(30));
   ASSERT_TRUE(took.has_value());
   EXPECT_GE(*took, options.degraded_after);
@@ -125,7 +124,7 @@ TEST_F(TrafficDetectorTest, OneRailAtThirtyPercentOfItsBaselineIsDegraded) {
   EXPECT_EQ(CountIn(TrafficState::kNormal), 7);
   RunFor(minutes(5));  // the baseline does not learn the degraded rate
   EXPECT_EQ(StateOf(2), TrafficState::kDegraded);
-  EXPECT_NEAR(*StatusOf(2).baseline, kRate, kRate * 0.01);
+  EXPECT_NEAR(*StatusOf(2).baseline, kBusyRailRate, kBusyRailRate * 0.01);
   std::vector<Finding> findings = detector().Findings();
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::kWarning);
@@ -136,9 +135,10 @@ TEST_F(TrafficDetectorTest, OneRailAtThirtyPercentOfItsBaselineIsDegraded) {
 
 TEST_F(TrafficDetectorTest, EveryRailSlowingDownTogetherIsTheJobNotAFault) {
   WarmUp();
-  rails.SetAllRates(0.3 * kRate);
+  rails.SetAllRates(0.3 * kBusyRailRate);
   EXPECT_EQ(SecondsAnyRailIn(TrafficState::kDegraded, minutes(10)), 0);
-  EXPECT_NEAR(*StatusOf(0).baseline, 0.3 * kRate, kRate * 0.01);  // it learned the new level
+  EXPECT_NEAR(*StatusOf(0).baseline, 0.3 * kBusyRailRate,
+              kBusyRailRate * 0.01);  // it learned the new level
 }
 
 TEST_F(TrafficDetectorTest, ARailSwingingBetweenFullAndTenPercentIsDegraded) {
@@ -147,7 +147,7 @@ TEST_F(TrafficDetectorTest, ARailSwingingBetweenFullAndTenPercentIsDegraded) {
   bool high = false;
   std::optional<Duration> took;
   for (Duration t = seconds(1); t <= seconds(60) && !took; t += seconds(1)) {
-    rails.SetRate(4, (high = !high) ? kRate : 0.1 * kRate);
+    rails.SetRate(4, (high = !high) ? kBusyRailRate : 0.1 * kBusyRailRate);
     Tick();
     if (StateOf(4) == TrafficState::kDegraded) took = t;
   }
@@ -163,7 +163,7 @@ TEST_F(TrafficDetectorTest, NoisyButHealthyTrafficStaysNormal) {
     Tick();
     ASSERT_EQ(CountIn(TrafficState::kNormal), 8) << "after " << ToSeconds(t) << " s";
   }
-  EXPECT_NEAR(*StatusOf(0).baseline, kRate, kRate * 0.05);
+  EXPECT_NEAR(*StatusOf(0).baseline, kBusyRailRate, kBusyRailRate * 0.05);
 }
 
 TEST_F(TrafficDetectorTest, AllRailsPausingThreeMinutesForACheckpointIsNotACollapse) {
@@ -172,7 +172,7 @@ TEST_F(TrafficDetectorTest, AllRailsPausingThreeMinutesForACheckpointIsNotAColla
   EXPECT_EQ(SecondsAnyRailIn(TrafficState::kCollapsed, minutes(3)), 0);
   EXPECT_EQ(CountIn(TrafficState::kIdle), 8);
   EXPECT_TRUE(detector().Findings().empty());
-  rails.SetAllRates(kRate);
+  rails.SetAllRates(kBusyRailRate);
   Tick();
   Tick();
   EXPECT_EQ(CountIn(TrafficState::kNormal), 8);
@@ -186,7 +186,7 @@ TEST_F(TrafficDetectorTest, RailsPausingAndResumingAFewSecondsApartAreNotACollap
   }
   RunFor(minutes(2));
   for (int rail = 0; rail < 8; ++rail) {
-    rails.SetRate(rail, kRate);
+    rails.SetRate(rail, kBusyRailRate);
     Tick(milliseconds(300));
   }
   EXPECT_EQ(SecondsAnyRailIn(TrafficState::kCollapsed, seconds(30)), 0);
@@ -240,7 +240,7 @@ TEST_F(TrafficDetectorTest, CarrierDownIsLinkDownNotCollapsed) {
   EXPECT_EQ(StateOf(5), TrafficState::kLinkDown);
   EXPECT_TRUE(detector().Findings().empty());  // the netlink component reports the carrier
   rails.SetCarrier(5, true);
-  rails.SetRate(5, kRate);
+  rails.SetRate(5, kBusyRailRate);
   Tick();
   EXPECT_EQ(StateOf(5), TrafficState::kNormal);
 }
@@ -254,6 +254,26 @@ TEST_F(TrafficDetectorTest, ARailWhoseLinkReturnsWithoutTrafficCollapses) {
   std::optional<Duration> took = TimeUntil(5, TrafficState::kCollapsed, seconds(10));
   ASSERT_TRUE(took.has_value());
   EXPECT_LE(*took, seconds(5));
+}
+
+// A port with no byte counters (soft-RoCE, rdma_rxe: no counters/ directory) never has a rate.
+// Its link_down ends with the carrier loss: it stayed link_down for good once the carrier and its
+// traffic were back.
+TEST_F(TrafficDetectorTest, APortWithoutByteCountersLeavesLinkDownWhenItsCarrierReturns) {
+  auto tick_without_counters = [&] {
+    rails.FailNextRead(5);
+    Tick();
+  };
+  tick_without_counters();
+  tick_without_counters();
+  EXPECT_EQ(StateOf(5), TrafficState::kIdle);
+  rails.SetCarrier(5, false);
+  tick_without_counters();
+  EXPECT_EQ(StateOf(5), TrafficState::kLinkDown);
+  rails.SetCarrier(5, true);
+  tick_without_counters();
+  EXPECT_EQ(StateOf(5), TrafficState::kIdle);
+  EXPECT_FALSE(StatusOf(5).rate.has_value());
 }
 
 TEST_F(TrafficDetectorTest, UnknownCarrierIsNotLinkDown) {
@@ -270,7 +290,7 @@ TEST_F(TrafficDetectorTest, ACounterResetGivesNoRateAndNoFalseDrop) {
   EXPECT_EQ(StateOf(6), TrafficState::kNormal);
   Tick();
   ASSERT_TRUE(StatusOf(6).rate.has_value());
-  EXPECT_NEAR(*StatusOf(6).rate, kRate, 1);
+  EXPECT_NEAR(*StatusOf(6).rate, kBusyRailRate, 1);
   EXPECT_EQ(SecondsAnyRailIn(TrafficState::kDegraded, seconds(30)) +
                 SecondsAnyRailIn(TrafficState::kCollapsed, seconds(30)),
             0);
@@ -286,13 +306,13 @@ TEST_F(TrafficDetectorTest, FailedReadsAreMissingSamplesNotZeroRates) {
   }
   Tick();  // the next good read averages over the whole gap
   ASSERT_TRUE(StatusOf(2).rate.has_value());
-  EXPECT_NEAR(*StatusOf(2).rate, kRate, kRate * 0.01);
+  EXPECT_NEAR(*StatusOf(2).rate, kBusyRailRate, kBusyRailRate * 0.01);
 }
 
 TEST_F(TrafficDetectorTest, AGapBetweenObservationsGivesTheAverageRate) {
   WarmUp();
   Tick(seconds(20));  // the daemon was stalled
-  EXPECT_NEAR(*StatusOf(0).rate, kRate, 1);
+  EXPECT_NEAR(*StatusOf(0).rate, kBusyRailRate, 1);
   EXPECT_EQ(CountIn(TrafficState::kNormal), 8);
 }
 
@@ -330,7 +350,7 @@ TEST_F(TrafficDetectorTest, ANewPortStartsIdleAndLearnsItsOwnBaseline) {
   EXPECT_EQ(StateOf(8), TrafficState::kIdle);
   RunFor(seconds(30));
   EXPECT_EQ(StateOf(8), TrafficState::kIdle);  // silent, but it never carried traffic
-  rails.SetRate(8, kRate);
+  rails.SetRate(8, kBusyRailRate);
   RunFor(seconds(30));
   EXPECT_EQ(StateOf(8), TrafficState::kNormal);
   EXPECT_TRUE(StatusOf(8).baseline.has_value());
@@ -349,7 +369,7 @@ TEST_F(TrafficDetectorTest, APortThatVanishesIsForgotten) {
 TEST(TrafficDetectorSingleRail, StopsAreIdleUntilTheNodeStopWindow) {
   FakeClock clock;
   TrafficDetector detector{TrafficOptions{}};
-  SyntheticRails rail(1, kRate);
+  SyntheticRails rail(1, kBusyRailRate);
   auto tick = [&] {
     clock.Advance(seconds(1));
     detector.Observe(clock.Now(), rail.Step(seconds(1)));
@@ -359,7 +379,7 @@ TEST(TrafficDetectorSingleRail, StopsAreIdleUntilTheNodeStopWindow) {
   rail.SetRate(0, 0);
   for (int i = 0; i < 599; ++i) ASSERT_EQ(tick(), TrafficState::kIdle) << i;
   EXPECT_EQ(tick(), TrafficState::kCollapsed);
-  rail.SetRate(0, 0.3 * kRate);
+  rail.SetRate(0, 0.3 * kBusyRailRate);
   for (int i = 0; i < 60; ++i) tick();
   // A lone rail at 30% cannot be told from a slower job: no siblings, no degradation.
   EXPECT_EQ(tick(), TrafficState::kNormal);

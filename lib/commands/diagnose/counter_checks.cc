@@ -54,6 +54,10 @@ void CheckAdaptiveRetransmission(const ConfigurationCheckInput& input, std::vect
     for (const Port& port : device.ports) {
       const auto& hw = port.counters.hw_counters;
       if (!port.IsRoce() || hw.empty()) continue;  // nothing to judge without hw_counters
+      // roce_adp_retrans* belong to mlx5's hw_counters family (with its Q-counters, among them
+      // out_of_sequence). Another driver's family (soft-RoCE, other vendors) never has them:
+      // not available, not absent.
+      if (!hw.contains("out_of_sequence")) continue;
       // A hw_counters/ file that failed its read may be the one: unknown, not absent.
       const std::vector<std::string>& unknown = port.counters.unreadable;
       if (std::any_of(unknown.begin(), unknown.end(),

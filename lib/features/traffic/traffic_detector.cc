@@ -220,7 +220,14 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
     Enter(tracker, TrafficState::kLinkDown, at);
     return;
   }
-  if (!tracker.rate) return;  // a missing sample changes nothing
+  if (!tracker.rate) {
+    // A missing sample changes nothing, except that link_down ends with the carrier loss: a port
+    // with no byte counters (soft-RoCE has no counters/) never gets a rate, and one with counters
+    // gets none on the first sample after the carrier returns. Until a rate says otherwise it is
+    // idle, as a port the detector has no rate of starts.
+    if (tracker.status.state == TrafficState::kLinkDown) Enter(tracker, TrafficState::kIdle, at);
+    return;
+  }
   if (own.active) {
     tracker.stopped_with_siblings_since.reset();
     EvaluateActive(at, tracker, own, siblings);

@@ -182,6 +182,7 @@ StatusOr<bool> LibnlEthtoolSource::Request(uint8_t command, int header_attr, boo
                                            const std::function<int(nl_msg*)>& add,
                                            const std::function<void(nlmsghdr*)>& on_reply) {
   if (!sock_) return Status::Unavailable("ethtool netlink socket not open");
+  with_stats = with_stats && !stats_refused_.test(command);
   nl_msg* msg = nlmsg_alloc();
   if (!msg) return Status::IoError("nlmsg_alloc failed");
   bool built = genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family_, 0, NLM_F_REQUEST, command,
@@ -215,6 +216,13 @@ StatusOr<bool> LibnlEthtoolSource::Request(uint8_t command, int header_attr, boo
   }
   nl_cb_put(cb);
   if (state.error == EOPNOTSUPP) return false;
+  if (state.error == EINVAL && with_stats) {
+    // Remembered only when the request without the flag is answered: an EINVAL for another
+    // reason (this netdev) must not take the counters of every other netdev's replies.
+    StatusOr<bool> without = Request(command, header_attr, false, netdev, add, on_reply);
+    if (without.ok()) stats_refused_.set(command);
+    return without;
+  }
   if (state.error != 0) return NetlinkError(state.error, netdev, command, CommandName(command));
   if (!state.done)
     return Status::IoError(std::string(CommandName(command)) + " " + netdev + ": " +

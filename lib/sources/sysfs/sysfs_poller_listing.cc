@@ -54,6 +54,7 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
     device_names = std::vector<std::string>();  // a kernel without RDMA
   }
 
+  bool vanished = false;
   for (const std::string& dev_name : *device_names) {
     DeviceLayout device;
     device.name = dev_name;
@@ -69,10 +70,13 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
     }
     device.last.name = dev_name;
     device.last.unreadable_attributes.clear();
+    // A device attribute the driver does not provide (soft-RoCE has no hca_type) is absent:
+    // empty, not unreadable. Any other failure is a failed read.
     auto read_text = [&](const char* name) {
       const std::string path = JoinPath(device.dir, name);
       auto content = fs_.ReadFile(path);
       if (content.ok()) return ParsePlainText(*content);
+      if (content.status().code() == StatusCode::kNotFound) return std::string();
       ++errors;
       NoteFailure("sysfs", path, content.status().sys_errno());
       device.last.unreadable_attributes.push_back(name);  // read in sorted order
@@ -89,9 +93,16 @@ Status SysfsPoller::List(NodeSnapshot& snapshot) {
     std::map<uint32_t, std::set<std::string>> netdevs = NetdevsByPort(device.dir, numbers, errors);
     for (uint32_t number : numbers)
       device.ports.push_back(LayOutPort(device, number, netdevs[number], carried, errors));
+    // A device removed while it was being listed reads as absent attributes and netdevs, while
+    // descriptors kept from the last layout still read its old values: that would publish part
+    // of it. It is left out, and the next poll lists again.
+    if (!fs_.IsDirectory(device.dir)) {
+      vanished = true;
+      continue;
+    }
     devices_.push_back(std::move(device));
   }
-  has_layout_ = true;
+  has_layout_ = !vanished;
   return Status::Ok();
 }
 
