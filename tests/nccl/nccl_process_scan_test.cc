@@ -37,6 +37,17 @@ TEST_F(NcclProcessScanTest, FindsJobsByUverbsDescriptorOrNcclVariables) {
   EXPECT_TRUE(scan.unreadable_pids.empty());
 }
 
+// rocewatch holds every RDMA device open (GID queries, async events): the daemon and diagnose
+// are not jobs, and a healthy node warned about their "NCCL timeouts" (seen on soft-RoCE).
+TEST_F(NcclProcessScanTest, RocewatchItselfIsNotAJob) {
+  host_.Process(4100, "python3", {"NCCL_IB_GID_INDEX=3"}, /*uverbs=*/true)
+      .Process(4200, "rocewatch", {"HOME=/root"}, /*uverbs=*/true)
+      .Process(4300, "rocewatch", {"NCCL_DEBUG=INFO"}, /*uverbs=*/true);
+  NcclProcessScan scan = Scan(fs_);
+  ASSERT_EQ(scan.processes.size(), 1u);
+  EXPECT_EQ(scan.processes[0].pid, 4100);
+}
+
 TEST_F(NcclProcessScanTest, NamesTheSlurmJobOfEachProcess) {
   host_.Process(4100, "python3", {"SLURM_JOB_ID=8812", "NCCL_IB_GID_INDEX=3"}, true)
       .Process(4200, "python3", {"SLURM_JOB_ID=not-a-number", "NCCL_IB_GID_INDEX=3"}, true)

@@ -7,6 +7,7 @@
 #include "core/text.h"
 #include "nccl/nccl_environment.h"
 #include "nccl/nccl_process_scan.h"
+#include "procfs/own_process.h"
 #include "procfs/process_gone.h"
 
 namespace rocewatch {
@@ -51,13 +52,6 @@ std::string ParseStatStartTime(std::string_view stat) {
 
 ProcfsConsumerScanner::ProcfsConsumerScanner(const FileSystem& fs, HostPaths paths, Options options)
     : fs_(fs), paths_(std::move(paths)), options_(options) {}
-
-int ProcfsConsumerScanner::SelfPid() const {
-  StatusOr<std::string> self = fs_.ReadLink(JoinPath(paths_.procfs_root, "self"));
-  long long pid = 0;
-  if (!self.ok() || !ParseInteger(*self, &pid) || pid <= 0 || pid > 0x7fffffff) return 0;
-  return static_cast<int>(pid);
-}
 
 std::string ProcfsConsumerScanner::StartTime(const std::string& dir) const {
   StatusOr<std::string> stat = fs_.ReadFile(JoinPath(dir, "stat"), 4096);
@@ -170,7 +164,7 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
   std::erase_if(known_, [&](const auto& entry) {
     return !std::binary_search(pids.begin(), pids.end(), entry.first);
   });
-  const int self = SelfPid();
+  const int self = SelfPid(fs_, paths_.procfs_root);
 
   for (int pid : pids) {
     if (pid == self) continue;
@@ -222,7 +216,7 @@ ProcfsConsumerScan ProcfsConsumerScanner::Scan(MonoTime now, bool full) {
       scan.unreadable_pids.push_back(pid);
       NameFailure(scan, JoinPath(dir, "fd"), known.unreadable_errno);
     }
-    if (known.consumer.comm == "rocewatch") continue;  // ourselves in another pid namespace
+    if (IsRocewatchProcess(pid, known.consumer.comm, self)) continue;  // procfs/own_process.h
     for (const std::string& device : known.devices)
       scan.consumers[device].push_back(known.consumer);
   }

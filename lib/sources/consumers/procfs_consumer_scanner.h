@@ -95,7 +95,6 @@ class ProcfsConsumerScanner {
   void Describe(int pid, const std::string& dir, KnownProcess& known, ProcfsConsumerScan& scan);
   std::string StartTime(const std::string& dir) const;
   std::string DeviceOfUverbs(const std::string& uverbs);
-  int SelfPid() const;
 
   const FileSystem& fs_;
   const HostPaths paths_;

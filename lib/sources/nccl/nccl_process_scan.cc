@@ -3,6 +3,7 @@
 #include "core/text.h"
 #include "nccl/nccl_library.h"
 #include "procfs/kernel_thread.h"
+#include "procfs/own_process.h"
 #include "procfs/process_gone.h"
 
 namespace rocewatch {
@@ -30,7 +31,9 @@ StatusOr<std::string> ReadNcclVersion(const FileSystem& fs, const std::string& p
 NcclProcessScan ScanNcclProcesses(const FileSystem& fs, const std::string& procfs_root,
                                   const std::vector<ProcessEntry>& processes) {
   NcclProcessScan scan;
+  const int self = SelfPid(fs, procfs_root);
   for (const ProcessEntry& process : processes) {
+    if (IsRocewatchProcess(process.pid, process.comm, self)) continue;  // not a job
     std::string dir = JoinPath(procfs_root, std::to_string(process.pid));
     NcclProcess found{process.pid, process.comm, false, {}, {}, {}};
     bool unreadable = false;

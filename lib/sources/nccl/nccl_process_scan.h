@@ -2,7 +2,8 @@
 // Finds the processes that use RDMA (an open /dev/infiniband/uverbs* descriptor) or carry NCCL_*
 // variables, and reads their NCCL settings: <procfs>/<pid>/fd/* (symlinks) and
 // <procfs>/<pid>/environ (NUL-separated). Reading another user's process needs root (or
-// CAP_SYS_PTRACE): such pids are counted, never fatal.
+// CAP_SYS_PTRACE): such pids are counted, never fatal. rocewatch's own processes
+// (procfs/own_process.h) are no jobs and are left out.
 
 #include <string>
 #include <vector>
