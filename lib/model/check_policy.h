@@ -8,7 +8,9 @@
 // docs/alerts.md ("One severity table") is this table for readers.
 //
 // The NodeCondition of node-problem-detector (deploy/npd) follows from it too: `diagnose --npd`
-// reports a problem for any critical finding (diagnose/npd_verdict.h).
+// reports a problem for any critical finding (diagnose/npd_verdict.h). The table's order is a
+// contract as well: causes before their consequences (a GID drift before the missing address,
+// collapse and stale NCCL pin it explains); the NPD line names the first of equal severity.
 
 #include <span>
 #include <string_view>

@@ -49,6 +49,35 @@ INSTANTIATE_TEST_SUITE_P(
              {kNpdNonOk, "critical gid_drift on mlx5_0/1: moved 3 -> 5 since 12:00"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
+// The line names the cause before its consequences, whatever order the host or the daemon listed
+// the findings in: a drift before the stale NCCL pin and the collapse it explains.
+TEST(NpdVerdictOrder, TheDriftIsNamedBeforeTheStalePinItExplainsInEitherOrder) {
+  const Finding drift = Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5");
+  const Finding pin = Make(Severity::kCritical, "nccl_gid_index_without_roce_v2_gid", "pid 4242",
+                           "NCCL_IB_GID_INDEX=3 names no RoCE v2 GID");
+  const Finding collapse = Make(Severity::kCritical, "traffic_collapsed", "mlx5_0/1", "0 B/s");
+  const std::string expected = "critical gid_drift on mlx5_0/1: moved 3 -> 5 (+2 more)";
+  EXPECT_EQ(NpdVerdictFor({drift, pin, collapse}).message, expected);
+  EXPECT_EQ(NpdVerdictFor({pin, collapse, drift}).message, expected);
+  EXPECT_EQ(NpdVerdictFor({collapse, drift, pin}).message, expected);
+}
+
+TEST(NpdVerdictOrder, TheSameCheckOnTwoSubjectsNamesTheSmallerSubject) {
+  const Finding rail0 = Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5");
+  const Finding rail1 = Make(Severity::kCritical, "gid_drift", "mlx5_1/1", "moved 3 -> 4");
+  EXPECT_EQ(NpdVerdictFor({rail1, rail0}).message, NpdVerdictFor({rail0, rail1}).message);
+  EXPECT_EQ(NpdVerdictFor({rail1, rail0}).message,
+            "critical gid_drift on mlx5_0/1: moved 3 -> 5 (+1 more)");
+}
+
+TEST(NpdVerdictOrder, ACheckMissingFromTheTableComesAfterEveryListedOne) {
+  const Finding unknown = Make(Severity::kCritical, "a_check_of_a_newer_daemon", "mlx5_0/1", "x");
+  EXPECT_EQ(NpdVerdictFor({unknown, kNoGid}).message,
+            "critical ipv4_without_roce_v2_gid on mlx5_0/1: ens1f0np0 has 10.0.0.2 but no "
+            "RoCE v2 GID (+1 more)");
+  EXPECT_EQ(NpdVerdictFor({unknown}).exit_status, kNpdNonOk);  // still a problem
+}
+
 TEST(NpdCouldNotRun, IsUnknownWithTheReason) {
   EXPECT_EQ(NpdCouldNotRun("cannot read sysfs at /host/sys: not a directory\n"),
             (NpdVerdict{kNpdUnknown,

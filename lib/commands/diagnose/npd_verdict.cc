@@ -1,8 +1,10 @@
 #include "diagnose/npd_verdict.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "core/terminal_text.h"
+#include "model/check_policy.h"
 
 namespace rocewatch {
 namespace {
@@ -17,6 +19,24 @@ std::string OneLine(std::string_view text) {
   return TerminalSafe(line);
 }
 
+// The check's place in the severity table, which lists causes before their consequences; a check
+// missing from it after every listed one.
+size_t CausalRank(std::string_view check) {
+  const auto policies = CheckPolicies();
+  for (size_t i = 0; i < policies.size(); ++i)
+    if (policies[i].check == check) return i;
+  return policies.size();
+}
+
+// True when `a` names the node's problem before `b`: more severe, then earlier in the table, then
+// the smaller subject.
+bool NamedBefore(const Finding& a, const Finding& b) {
+  if (a.severity != b.severity) return a.severity > b.severity;
+  const size_t rank_a = CausalRank(a.check), rank_b = CausalRank(b.check);
+  if (rank_a != rank_b) return rank_a < rank_b;
+  return a.subject < b.subject;
+}
+
 }  // namespace
 
 NpdVerdict NpdVerdictFor(const std::vector<Finding>& findings) {
@@ -25,7 +45,7 @@ NpdVerdict NpdVerdictFor(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     if (f.severity == Severity::kInfo) continue;
     ++problems;
-    if (worst == nullptr || f.severity > worst->severity) worst = &f;
+    if (worst == nullptr || NamedBefore(f, *worst)) worst = &f;
   }
   if (worst == nullptr) return {kNpdOk, std::string(kNpdHealthyMessage)};
 

@@ -23,9 +23,14 @@ inline constexpr std::string_view kNpdHealthyMessage = "RDMA network healthy";
 
 struct NpdVerdict {
   int exit_status = kNpdOk;
-  // One line, no newline: the most severe warning or critical finding (the first of equals) as
+  // One line, no newline: the most severe warning or critical finding as
   // "<severity> <check> on <subject>: <message>", with " (+N more)" when other warnings or
-  // critical findings exist; kNpdHealthyMessage when there is none.
+  // critical findings exist; kNpdHealthyMessage when there is none. Among findings of the same
+  // severity the line names the cause before its consequences: the check that comes first in the
+  // severity table (model/check_policy.h, ordered so: a GID drift before the address, traffic and
+  // stale NCCL pin findings it explains), then the smallest subject, then the first given. A check
+  // missing from the table comes after every listed one. The order of `findings` (which depends
+  // on what the host and the daemon happened to list first) never decides it.
   std::string message;
 
   bool operator==(const NpdVerdict&) const = default;
