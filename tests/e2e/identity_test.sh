@@ -108,8 +108,8 @@ run_as() {
 }
 
 # check NAME DATUM EXPECTATION PYTHON-EXPRESSION: m(series) is a sample of NAME's /metrics (None
-# if absent), f(check) the daemon's finding of that check (or None), d(check) diagnose's, log the
-# daemon's log text.
+# if absent), f(check) the daemon's finding of that check (or None), d(check) diagnose's, d_of(check,
+# pid) diagnose's about that process, log the daemon's log text.
 failures=0
 check() {
   local name=$1 datum=$2 expectation=$3 expression=$4
@@ -129,6 +129,9 @@ def f(check):
     return next((x for x in findings if x["check"] == check), None)
 def d(check):
     return next((x for x in diagnose if x["check"] == check), None)
+def d_of(check, pid):  # diagnose's finding of that check about this process (other processes of
+    # the machine running the test may carry NCCL settings too: never judged here)
+    return next((x for x in diagnose if x["check"] == check and f"pid {pid} " in x["subject"] + " "), None)
 sys.exit(0 if eval(expression) else 1)
 PY
     printf '  %-14s %-34s %s\n' "$name" "$datum" "ok: $expectation"
@@ -179,10 +182,10 @@ check none "kubelet pod-resources socket" "not permitted, said in the log" \
   "m('rocewatch_consumer_source_up{source=\"kubelet\"}') == 0 and 'Permission denied' in log"
 # /proc/<pid>/environ and fd of a job that holds capabilities the reader lacks: CAP_SYS_PTRACE.
 check job-awareness "/proc/<pid>/environ of a root job" "read" \
-  "d('nccl_timeout_default') is not None and 'pid $job_pid ' in d('nccl_timeout_default')['subject'] + ' '"
+  "d_of('nccl_timeout_default', $job_pid) is not None"
 for who in daemonset systemd none; do
   check "$who" "/proc/<pid>/environ of a root job" "not permitted, CAP_SYS_PTRACE named" \
-    "(d('nccl_timeout_default') is None or 'pid $job_pid ' not in d('nccl_timeout_default')['subject'] + ' ') and 'CAP_SYS_PTRACE' in d('nccl_environment_unreadable')['remedy']"
+    "d_of('nccl_timeout_default', $job_pid) is None and 'CAP_SYS_PTRACE' in d('nccl_environment_unreadable')['remedy']"
 done
 # The state file: the directory as each deployment creates it.
 for who in daemonset job-awareness systemd; do

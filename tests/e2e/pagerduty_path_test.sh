@@ -133,7 +133,9 @@ print("alertmanager checks:", "all passed" if not problems else "FAILED %s" % pr
 sys.exit(1 if problems else 0)' || e2e_fail "Alertmanager's view of the incident"
 
 e2e_log "diagnose --daemon: the one-shot report merges the daemon's live findings"
-diagnose=(e2e_in_ns "$ROCEWATCH_BINARY" diagnose --sysfs-root "$SIM_SYSFS" --gid-source sysfs --daemon "http://$NODE_TARGET")
+# The node's own host root: no process of the machine running the test is judged (one carrying
+# NCCL_IB_GID_INDEX would otherwise name its own finding on the NPD line).
+diagnose=(e2e_in_ns "$ROCEWATCH_BINARY" diagnose --host-root "$SIM_HOST_ROOT" --gid-source sysfs --daemon "http://$NODE_TARGET")
 status=0
 "${diagnose[@]}" --json >"$E2E_DIR/diagnose.json" 2>"$E2E_DIR/diagnose.err" || status=$?
 [ "$status" -eq 2 ] || e2e_fail "diagnose --daemon exited $status, expected 2 (critical): $(cat "$E2E_DIR/diagnose.err")"

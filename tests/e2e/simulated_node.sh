@@ -8,7 +8,9 @@
 # The namespace is removed by the EXIT trap (e2e_cleanup); every process of the test (Prometheus,
 # Alertmanager, the PagerDuty stand-in, the daemon) runs inside it, on its loopback.
 #
-#   sim_node_create [RAILS]    -> E2E_NETNS, SIM_SYSFS (needs root and `ip netns`; else exit 77);
+#   sim_node_create [RAILS]    -> E2E_NETNS, SIM_SYSFS, SIM_HOST_ROOT (the fixture's host root:
+#                              its sysfs and a procfs with no process; needs root and `ip netns`;
+#                              else exit 77);
 #                              rail R > 0: mlx5_R on ens<R+1>f0np0 <-> rwpeer<R>, 10.0.R.2/24,
 #                              GIDs at 2/3 (`rocewatch-fixture rails RAILS`)
 #   sim_node_start_daemon ARGS -> NODE_TARGET (rocewatch run on the fixture, in the namespace)
@@ -53,6 +55,13 @@ sim_node_create() {
   done
   "$fixture_tool" rails "$SIM_RAILS" "$E2E_DIR/node" >/dev/null || e2e_fail "rocewatch-fixture"
   SIM_SYSFS="$E2E_DIR/node/sys"
+  # The node's host root for diagnose (--host-root): its sysfs and a procfs of no process but a
+  # boot id, so a one-shot report judges this node alone, never the processes of the machine
+  # running the test. The boot id is this boot's: the daemon under test runs on it, and diagnose
+  # merges only the findings of a daemon of the same boot.
+  SIM_HOST_ROOT="$E2E_DIR/node"
+  mkdir -p "$SIM_HOST_ROOT/proc/sys/kernel/random"
+  cat /proc/sys/kernel/random/boot_id >"$SIM_HOST_ROOT/proc/sys/kernel/random/boot_id"
   SIM_PORT="$SIM_SYSFS/class/infiniband/mlx5_0/ports/1"
   [ "$(cat "$SIM_PORT/gids/3")" = "$SIM_IPV4_GID" ] || e2e_fail "unexpected fixture: gids/3 is not $SIM_IPV4_GID"
 }
@@ -67,6 +76,22 @@ sim_node_start_daemon() {
   e2e_start rocewatch "$ROCEWATCH_BINARY" run --sysfs-root "$SIM_SYSFS" --listen "$NODE_TARGET" \
     --state-file "$E2E_DIR/rocewatch-state.json" "$@"
   e2e_wait_until 30 "rocewatch /healthz" e2e_http_ok "http://$NODE_TARGET/healthz"
+}
+
+# sim_daemon_metric_is SERIES VALUE: whether the daemon (NODE_TARGET) exports SERIES at VALUE now
+# ("" for absent); false when it does not answer.
+sim_daemon_metric_is() {
+  local exposition
+  exposition=$(e2e_in_ns curl -fsS --max-time 2 "http://$NODE_TARGET/metrics" 2>/dev/null) || return 1
+  [ "$(awk -v s="$1" 'index($0, s " ") == 1 { print $2 }' <<<"$exposition")" = "$2" ]
+}
+
+# sim_wait_daemon_sees WHAT SERIES VALUE: waits (at most 20 s) until the daemon exports SERIES at
+# VALUE ("" for absent). A flap's steps wait for the daemon to have seen the step before, as a
+# real flap lasts long enough for the kernel's events to arrive: the scenario holds however
+# loaded the machine is, and takes no longer than the daemon needs.
+sim_wait_daemon_sees() {
+  e2e_wait_until 20 "the daemon to see $1" sim_daemon_metric_is "$2" "$3"
 }
 
 # In-place writes, as the kernel changes an attribute: the daemon keeps sysfs descriptors open, so
@@ -127,16 +152,18 @@ sim_flap_networkmanager() {
   e2e_in_ns ip link set "$SIM_PEER" down
   sim_port_state down
   sim_write "$E2E_DIR/traffic" off
-  sleep 1
+  sim_wait_daemon_sees "the carrier loss" "rocewatch_netdev_carrier{netdev=\"$SIM_NETDEV\"}" 0
   e2e_log "NetworkManager removes $SIM_ADDRESS; a live job holds its GIDs: slots 2/3 pending delete"
   e2e_in_ns ip addr del "$SIM_ADDRESS" dev "$SIM_NETDEV"
   sim_gid_clear 2
   sim_gid_clear 3
-  sleep 1
+  sim_wait_daemon_sees "the address removed" \
+    "rocewatch_netdev_addresses{netdev=\"$SIM_NETDEV\",family=\"ipv4\"}" 0
+  sim_wait_daemon_sees "the GIDs gone" "rocewatch_gid_info{device=\"mlx5_0\",port=\"1\",index=\"3\",gid=\"$SIM_IPV4_GID\",type=\"roce_v2\",netdev=\"$SIM_NETDEV\"}" ""
   e2e_log "carrier back (peer up)"
   e2e_in_ns ip link set "$SIM_PEER" up
   sim_port_state up
-  sleep 1
+  sim_wait_daemon_sees "the carrier back" "rocewatch_netdev_carrier{netdev=\"$SIM_NETDEV\"}" 1
   e2e_log "NetworkManager re-adds $SIM_ADDRESS: its RoCE v1/v2 GIDs land at the lowest free slots, 4/5"
   e2e_in_ns ip addr add "$SIM_ADDRESS" dev "$SIM_NETDEV"
   sim_gid_set 4 "$SIM_IPV4_GID" "IB/RoCE v1"
@@ -154,11 +181,12 @@ sim_flap_address_lost() {
   e2e_in_ns ip link set "$SIM_PEER$r" down
   sim_write "$port/state" "1: DOWN"
   sim_write "$port/phys_state" "3: Disabled"
-  sleep 1
+  sim_wait_daemon_sees "rail $r's carrier loss" "rocewatch_netdev_carrier{netdev=\"$netdev\"}" 0
   e2e_in_ns ip addr del "10.0.$r.2/24" dev "$netdev"
   SIM_PORT=$port sim_gid_clear 2
   SIM_PORT=$port sim_gid_clear 3
-  sleep 1
+  sim_wait_daemon_sees "rail $r's address removed" \
+    "rocewatch_netdev_addresses{netdev=\"$netdev\",family=\"ipv4\"}" 0
   e2e_log "rail $r: carrier back (peer up); the address does not come back"
   e2e_in_ns ip link set "$SIM_PEER$r" up
   sim_write "$port/state" "4: ACTIVE"

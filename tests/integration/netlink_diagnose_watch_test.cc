@@ -34,13 +34,15 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
   ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", RailNode(1, 16)).ok());
   const std::string err_path = dir.path() + "/stderr";
 
+  // The fixture directory is the host root: diagnose reads no process of this machine (an
+  // unrelated NCCL job on it would add its own findings), only the namespace's netlink.
   std::string json_text;
   int status = -1;
   std::thread diagnose([&] {
     status =
         RunShell("(" + (*ns)->ExecPrefix() + ROCEWATCH_BINARY +
-                     " diagnose --daemon none --watch 6s --json --gid-source sysfs --sysfs-root " +
-                     dir.path() + "/sys 2>" + err_path + ")",
+                     " diagnose --daemon none --watch 6s --json --gid-source sysfs --host-root " +
+                     dir.path() + " 2>" + err_path + ")",
                  &json_text);
   });
   // Waits until diagnose has printed `line` (what it saw), instead of sleeping a fixed time.
