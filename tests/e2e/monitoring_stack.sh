@@ -185,6 +185,25 @@ print("%d rules loaded, %d unhealthy %s" % (len(rules), len(bad), bad))
 sys.exit(1 if bad or not rules else 0)'
 }
 
+# e2e_rule_iterations: how many times the least evaluated rule group has been evaluated (from
+# Prometheus' own prometheus_rule_group_iterations_total), 0 before the first evaluation.
+e2e_rule_iterations() {
+  e2e_in_ns curl -fsS --max-time 5 "$PROM_URL/metrics" | awk '
+    /^prometheus_rule_group_iterations_total[{ ]/ { v = $NF + 0; if (n++ == 0 || v < min) min = v }
+    END { printf "%d\n", n ? min : 0 }'
+}
+e2e_rule_iterations_reached() { [ "$(e2e_rule_iterations)" -ge "$1" ]; }
+
+# e2e_wait_rule_evaluations N WHY: waits until every rule group has been evaluated N more times
+# (and so has sent its alerts to Alertmanager N more times), at most 5 s per evaluation plus 10.
+# A test that asserts something did *not* happen (no page, no resolve) waits for evaluations
+# rather than for seconds: a loaded machine slows Prometheus and the window with it.
+e2e_wait_rule_evaluations() {
+  local n=$1 why=$2 from
+  from=$(e2e_rule_iterations)
+  e2e_wait_until $((n * 5 + 10)) "$n rule evaluations ($why)" e2e_rule_iterations_reached $((from + n))
+}
+
 # e2e_pd_events FILTER: prints the recorded PagerDuty events (one JSON per line) matching a
 # python expression over `e` (the record), e.g. 'e["body"]["event_action"] == "trigger"'.
 e2e_pd_events() {

@@ -47,7 +47,7 @@ e2e_wait_until 30 "the RNICs' carrier in Prometheus" e2e_prom_has 'rocewatch_net
 e2e_wait_until 10 "healthy rules" e2e_rules_healthy
 e2e_wait_until 40 "a learned traffic baseline" e2e_prom_has 'rocewatch_traffic_baseline_bytes_per_second{device="mlx5_0"} > 0'
 e2e_prom_has 'rocewatch_gid_info{device="mlx5_0",index="3",type="roce_v2"}' || e2e_fail "no RoCE v2 GID at index 3 before the flap"
-sleep 3
+e2e_wait_rule_evaluations 3 "a healthy node's rules evaluated on its data"
 [ -z "$(e2e_pd_events 'True')" ] || e2e_fail "a healthy node paged: $(e2e_pd_events 'True')"
 
 sim_flap_networkmanager
@@ -65,7 +65,7 @@ missing_page="$triggers and 'RoceIpMissing' in e['body']['payload']['custom_deta
 e2e_wait_until 90 "a PagerDuty page of the drift" e2e_pd_has "$drift_page"
 e2e_wait_until 90 "a PagerDuty page of the missing address" e2e_pd_has "$missing_page"
 # Let Alertmanager flush a few more group intervals (2 s in the test copy): nothing else may page.
-sleep 8
+e2e_wait_rule_evaluations 8 "nothing else pages"
 trigger=$(e2e_pd_events "$drift_page" | tail -n 1)
 missing_trigger=$(e2e_pd_events "$missing_page" | tail -n 1)
 e2e_log "page of rail 0: $trigger"

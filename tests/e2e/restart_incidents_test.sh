@@ -104,7 +104,7 @@ for f in sorted(json.load(sys.stdin)["findings"], key=lambda f: f["check"]):
     if f["check"] in checks:
         print(f["check"], f["subject"], f["since"])'
 }
-sleep 6  # let Alertmanager flush a group interval (2 s in the test copy)
+e2e_wait_rule_evaluations 6 "Alertmanager flushes a group interval (2 s in the test copy)"
 before_alerts=$(alerts_state)
 before_findings=$(findings_since)
 e2e_log "before the restart: alerts: $(echo "$before_alerts" | tr '\n' ';') findings: $(echo "$before_findings" | tr '\n' ';')"
@@ -146,7 +146,13 @@ metric_is 'rocewatch_restored_incidents{check="ip_missing_after_flap",status="co
 metric_is 'rocewatch_restored_incidents{check="policy_routing_missing",status="confirmed"}' 1 || e2e_fail "the missing rule was not restored as confirmed"
 
 e2e_log "three more scrapes and group intervals: the alerts keep firing, nothing resolves"
-sleep 16
+scraped_since() { [ "$(last_scrape)" != "$1" ]; }
+scrape=$(last_scrape)
+for round in 1 2 3; do
+  e2e_wait_until 30 "scrape $round after the restart" scraped_since "$scrape"
+  scrape=$(last_scrape)
+done
+e2e_wait_rule_evaluations 3 "Alertmanager flushes what the last scrape changed"
 after_alerts=$(alerts_state)
 [ "$after_alerts" = "$before_alerts" ] ||
   e2e_fail "alerts changed across the restart (a for: restarted or an alert resolved): before: $before_alerts after: $after_alerts"
