@@ -141,7 +141,7 @@ echo "ok   drift drains n1: Reason=$(reason_of n1)"
 
 # 2. Idempotent: later runs keep it drained and count nothing more.
 keeps=$(log_count keep_drained)
-wait_for 20 "another health-check run" more_lines keep_drained $((keeps + 1))
+wait_for 60 "another health-check run" more_lines keep_drained $((keeps + 1))
 grep -q 'reason="nccl_gid_index_without_roce_v2_gid"} 1' "$work/rw/slurm-check.prom" ||
   fail "a second run counted again: $(cat "$work/rw/slurm-check.prom")"
 echo "ok   later runs keep n1 drained, one drain counted"
@@ -162,7 +162,7 @@ echo "ok   healed host resumes n1 after $((resumed - healed)) s (hold-down 10 s)
 "$scontrol_bin" update NodeName=n1 State=DRAIN Reason="admin: replacing DIMM"
 swap_sys example-8-rail
 leaves=$(log_count leave_foreign_drain)
-wait_for 20 "two health-check runs" more_lines leave_foreign_drain $((leaves + 2))
+wait_for 60 "two health-check runs" more_lines leave_foreign_drain $((leaves + 2))
 [ "$(reason_of n1)" = "admin: replacing DIMM" ] || fail "hand drain reason became '$(reason_of n1)'"
 "$scontrol_bin" update NodeName=n1 State=RESUME
 echo "ok   a node drained by hand keeps its reason"
@@ -171,7 +171,7 @@ echo "ok   a node drained by hand keeps its reason"
 "$scontrol_bin" update NodeName=n2 State=DRAIN Reason="rocewatch: traffic_collapsed mlx5_0/1"
 "$scontrol_bin" update NodeName=n3 State=DRAIN Reason="rocewatch: traffic_collapsed mlx5_0/1"
 refusals=$(log_count "node n1: refuse")
-wait_for 20 "a refusal" more_lines "node n1: refuse" $((refusals + 1))
+wait_for 60 "a refusal" more_lines "node n1: refuse" $((refusals + 1))
 not_drained || fail "n1 was drained past the budget"
 log_has "2 other node(s) of 4 are already drained by rocewatch (budget 2)" ||
   fail "the refusal does not say why: $(cat "$work/log/health-check.log")"
