@@ -2,16 +2,12 @@
 
 #include <charconv>
 
+#include "core/text.h"
+
 namespace rocewatch {
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && IsBlank(text.front())) text.remove_prefix(1);
-  while (!text.empty() && IsBlank(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 bool HasControlBytes(std::string_view text) {
   for (char c : text) {
