@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "support/net_namespace.h"
+#include "support/temp_dir.h"
 
 namespace rocewatch {
 
@@ -36,9 +37,9 @@ StatusOr<std::unique_ptr<DaemonProcess>> DaemonProcess::Start(const std::vector<
   std::unique_ptr<DaemonProcess> daemon(new DaemonProcess());
   daemon->netns_ = netns;
   daemon->port_ = FreeLoopbackPort();
-  char log_template[] = "/tmp/rocewatch-daemon-XXXXXX.log";
-  int log_fd = mkstemps(log_template, 4);
-  if (log_fd < 0) return Status::FromErrno(errno, "mkstemps");
+  std::string log_template = TestTempBase() + "/rocewatch-daemon-XXXXXX.log";
+  int log_fd = mkstemps(log_template.data(), 4);
+  if (log_fd < 0) return Status::FromErrno(errno, "mkstemps " + log_template);
   daemon->log_path_ = log_template;
 
   std::vector<std::string> argv;

@@ -9,9 +9,13 @@
 
 namespace rocewatch {
 
-TempDir::TempDir() {
+std::string TestTempBase() {
   const char* base = getenv("TMPDIR");
-  std::string pattern = std::string(base && *base ? base : "/tmp") + "/rocewatch-test-XXXXXX";
+  return base && *base ? base : "/tmp";
+}
+
+TempDir::TempDir() {
+  std::string pattern = TestTempBase() + "/rocewatch-test-XXXXXX";
   char* made = mkdtemp(pattern.data());
   if (made == nullptr) {
     ADD_FAILURE() << "mkdtemp failed for " << pattern;

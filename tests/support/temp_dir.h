@@ -6,6 +6,10 @@
 
 namespace rocewatch {
 
+// $TMPDIR when set and not empty, else /tmp: where a test's files go (ctest sets TMPDIR per test
+// kind, tests/CMakeLists.txt).
+std::string TestTempBase();
+
 class TempDir {
  public:
   TempDir();
