@@ -23,6 +23,8 @@ E2E_RULE_SCALE=${E2E_RULE_SCALE:-60}
 # How often Prometheus scrapes rocewatch (a test that restarts the daemon between two scrapes
 # wants room between them).
 E2E_SCRAPE_INTERVAL=${E2E_SCRAPE_INTERVAL:-1s}
+# A scrape's timeout; Prometheus refuses one longer than the interval (set both below 1s).
+E2E_SCRAPE_TIMEOUT=${E2E_SCRAPE_TIMEOUT:-1s}
 # A 32-character PagerDuty integration key, as PagerDuty issues them.
 E2E_ROUTING_KEY=${E2E_ROUTING_KEY:-r0cewatche2e0000000000000000key1}
 
@@ -146,7 +148,7 @@ e2e_start_prometheus() {
   cat >"$config" <<EOF
 global:
   scrape_interval: $E2E_SCRAPE_INTERVAL
-  scrape_timeout: 1s
+  scrape_timeout: $E2E_SCRAPE_TIMEOUT
   evaluation_interval: 1s
 rule_files: ['$rules']
 alerting:

@@ -4,13 +4,14 @@
 usage: alert_docs_match_rules.py RULES_YAML ALERTS_MD
 
 Fails (exit 1, one line per difference) when an alert of the rules file:
-  - has no row in the table of "## The alerts", or the row's severity or `for` differs from the
-    rule (`—` in the table is a rule without `for`);
-  - has no section "## <alert>", or the section's first line ("critical, for 1m. ..." or
-    "warning. ...") names another severity or another `for` than the rule;
+  - has no row in the table of "## The alerts", or the row's severity, `for` or `keep_firing_for`
+    (columns "for" and "keeps firing"; `—` is a rule without it) differs from the rule;
+  - has no section "## <alert>", or the section's first line ("critical, for 1m,
+    `keep_firing_for: 2m45s`. ...", "critical, for 1m. ..." or "warning. ...") names another
+    severity, `for` or `keep_firing_for` than the rule;
 and when the table or a section names an alert the rules do not have.
-An operator acts on these words (whom a page wakes, how long a condition lasts before it does),
-so the page and the rules must say the same.
+An operator acts on these words (whom a page wakes, how long a condition lasts before it does,
+how long a page outlives its condition), so the page and the rules must say the same.
 """
 import re
 import sys
@@ -18,9 +19,11 @@ import sys
 import yaml
 
 SEVERITIES = ("critical", "warning", "info")
+NONE = ("—", "-", "")
 
 
 def rules_of(path):
+    """{alert: (severity, for, keep_firing_for)}; a duration the rule lacks is ""."""
     with open(path, encoding="utf-8") as f:
         document = yaml.safe_load(f)
     rules = {}
@@ -28,13 +31,14 @@ def rules_of(path):
         for rule in group.get("rules", []):
             if "alert" in rule:
                 rules[rule["alert"]] = (rule.get("labels", {}).get("severity", ""),
-                                        str(rule.get("for", "")))
+                                        str(rule.get("for", "")),
+                                        str(rule.get("keep_firing_for", "")))
     return rules
 
 
 def table_of(lines):
-    """{alert: (severity, for)} from the rows of the table under "## The alerts"."""
-    table, inside = {}, False
+    """{alert: (severity, for, keep_firing_for)} from the table under "## The alerts"."""
+    table, inside, columns = {}, False, {}
     for line in lines:
         if line.startswith("## "):
             inside = line.strip() == "## The alerts"
@@ -42,25 +46,39 @@ def table_of(lines):
         if not inside or not line.startswith("| "):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) < 4 or cells[0] in ("alert", "---") or set(cells[0]) <= {"-"}:
+        if cells[0] == "alert":
+            columns = {name: i for i, name in enumerate(cells)}
             continue
-        severity = cells[1].split()[0] if cells[1] else ""
-        duration = "" if cells[3] in ("—", "-", "") else cells[3]
-        table[cells[0]] = (severity, duration)
+        if len(cells) < 4 or set(cells[0]) <= {"-"} or "for" not in columns:
+            continue
+
+        def duration(column):
+            i = columns.get(column)
+            return "" if i is None or i >= len(cells) or cells[i] in NONE else cells[i]
+
+        severity = cells[columns.get("severity", 1)].split()[0] if cells[1] else ""
+        table[cells[0]] = (severity, duration("for"), duration("keeps firing"))
     return table
 
 
 def sections_of(lines, names):
-    """{alert: (severity, for)} from the first line of each "## <alert>" section."""
+    """{alert: (severity, for, keep_firing_for)} from the first line of each "## <alert>"."""
     sections = {}
     for i, line in enumerate(lines):
         match = re.match(r"^## (\w+)\s*$", line)
         if not match or not (match.group(1) in names or match.group(1).startswith("Roce")):
             continue
         first = next((l for l in lines[i + 1:] if l.strip()), "")
-        head = re.match(r"^(critical|warning|info)(?:,? for (\w+))?[.,]", first)
-        sections[match.group(1)] = (head.group(1), head.group(2) or "") if head else None
+        head = re.match(r"^(critical|warning|info)(?:,? for (\w+))?"
+                        r"(?:,? `keep_firing_for: (\w+)`)?[.,]", first)
+        sections[match.group(1)] = ((head.group(1), head.group(2) or "", head.group(3) or "")
+                                    if head else None)
     return sections
+
+
+def said(entry):
+    severity, duration, keep = entry
+    return "%s, for %s, keep_firing_for %s" % (severity, duration or "none", keep or "none")
 
 
 def main():
@@ -72,23 +90,20 @@ def main():
     table = table_of(lines)
     sections = sections_of(lines, rules)
     problems = []
-    for alert, (severity, duration) in sorted(rules.items()):
-        want = "%s, for %s" % (severity, duration or "none")
+    for alert, rule in sorted(rules.items()):
         if alert not in table:
             problems.append("%s: no row in the table of \"## The alerts\"" % alert)
-        elif table[alert] != (severity, duration):
+        elif table[alert] != rule:
             problems.append("%s: the table says %s, the rule %s" %
-                            (alert, "%s, for %s" % (table[alert][0], table[alert][1] or "none"),
-                             want))
+                            (alert, said(table[alert]), said(rule)))
         if alert not in sections:
             problems.append("%s: no section \"## %s\"" % (alert, alert))
         elif sections[alert] is None:
             problems.append("%s: the section does not start with its severity (\"%s.\")" %
-                            (alert, want))
-        elif sections[alert] != (severity, duration):
+                            (alert, said(rule)))
+        elif sections[alert] != rule:
             problems.append("%s: the section says %s, the rule %s" %
-                            (alert, "%s, for %s" % (sections[alert][0], sections[alert][1] or "none"),
-                             want))
+                            (alert, said(sections[alert]), said(rule)))
     for alert in sorted(set(table) - set(rules)):
         problems.append("%s: in the table, not in the rules" % alert)
     for alert in sorted(name for name in sections if name not in rules and sections[name]):
