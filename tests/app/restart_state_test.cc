@@ -193,15 +193,15 @@ class DaemonRun {
 };
 
 // Captures spdlog output for the life of the object.
-class LogCapture {
+class RestartLogCapture {
  public:
-  LogCapture() : previous_(spdlog::default_logger()) {
+  RestartLogCapture() : previous_(spdlog::default_logger()) {
     auto logger = std::make_shared<spdlog::logger>(
         "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(stream_));
     logger->set_pattern("%l %v");
     spdlog::set_default_logger(logger);
   }
-  ~LogCapture() { spdlog::set_default_logger(previous_); }
+  ~RestartLogCapture() { spdlog::set_default_logger(previous_); }
   std::string text() const { return stream_.str(); }
 
  private:
@@ -324,7 +324,7 @@ TEST_F(RestartStateTest, ANewBootStartsFresh) {
 TEST_F(RestartStateTest, ARailStateOlderThanTheTrustBoundStartsFreshButAddressesAndRulesDoNot) {
   OpenThreeIncidents().reset();
   clock_.Advance(minutes(11));  // longer than kRailRestoreTrust (10 min)
-  LogCapture log;
+  RestartLogCapture log;
   DaemonRun run(clock_, host_, fs_);
   run.Start();
   EXPECT_EQ(run.Sample(kRail2Collapsed), 0);
@@ -365,7 +365,7 @@ TEST_F(RestartStateTest, BadStateFilesAreALogLineAndAFreshStartNeverACrash) {
   for (const auto& [what, text] : cases) {
     SCOPED_TRACE(what);
     fs_.AddFile(kStatePath, text);
-    LogCapture log;
+    RestartLogCapture log;
     DaemonRun run(clock_, host_, fs_);
     run.Start();
     EXPECT_EQ(run.Sample(kRail2Collapsed), 0);
@@ -452,7 +452,7 @@ TEST_F(FarEndRestartTest, FarEndsOfRailsThatAreGoneAreDroppedAndBadFramesIgnored
   ASSERT_NE(at, std::string::npos) << text;
   text.replace(at + hex.size(), text.find('"', at + hex.size()) - at - hex.size(), "00000000");
   fs_.AddFile(kStatePath, text);
-  LogCapture log;
+  RestartLogCapture log;
   DaemonRun run(clock_, host_, fs_, {&lldp_, false});
   run.Start();
   EXPECT_TRUE(

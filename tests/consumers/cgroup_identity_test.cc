@@ -5,10 +5,11 @@
 namespace rocewatch {
 namespace {
 
-constexpr char kUid[] = "1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e";
-constexpr char kId[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+constexpr char kCgroupPodUid[] = "1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e";
+constexpr char kCgroupContainerId[] =
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-struct Case {
+struct CgroupCase {
   const char* name;
   std::string content;
   std::string pod_uid;
@@ -17,28 +18,28 @@ struct Case {
 };
 
 TEST(CgroupIdentityTest, RecognisesKubernetesAndSlurmPaths) {
-  const std::string id = kId;
-  const Case cases[] = {
+  const std::string id = kCgroupContainerId;
+  const CgroupCase cases[] = {
       {"v2 systemd driver",
        "0::/kubepods.slice/kubepods-burstable.slice/"
        "kubepods-burstable-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/cri-containerd-" +
            id + ".scope\n",
-       kUid, id, ""},
+       kCgroupPodUid, id, ""},
       {"v2 systemd driver, guaranteed QoS",
        "0::/kubepods.slice/kubepods-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/crio-" + id +
            ".scope\n",
-       kUid, id, ""},
+       kCgroupPodUid, id, ""},
       {"v1 cgroupfs driver",
        "12:memory:/kubepods/burstable/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id +
            "\n11:devices:/kubepods/burstable/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id + "\n",
-       kUid, id, ""},
+       kCgroupPodUid, id, ""},
       {"v1 besteffort without QoS level",
-       "3:cpu,cpuacct:/kubepods/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id + "\n", kUid, id,
-       ""},
+       "3:cpu,cpuacct:/kubepods/pod1b2c3d4e-5f6a-7b8c-9d0e-1f2a3b4c5d6e/" + id + "\n",
+       kCgroupPodUid, id, ""},
       {"CRI-O monitor is not the container",
        "0::/kubepods.slice/kubepods-pod1b2c3d4e_5f6a_7b8c_9d0e_1f2a3b4c5d6e.slice/crio-conmon-" +
            id + ".scope\n",
-       kUid, "", ""},
+       kCgroupPodUid, "", ""},
       {"docker outside Kubernetes", "0::/system.slice/docker-" + id + ".scope\n", "", id, ""},
       {"slurm v1", "4:memory:/slurm/uid_1000/job_1234/step_0/task_0\n", "", "", "1234"},
       {"slurm v1 with node name", "7:freezer:/slurm_node01/uid_1000/job_77/step_batch\n", "", "",
@@ -58,7 +59,7 @@ TEST(CgroupIdentityTest, RecognisesKubernetesAndSlurmPaths) {
       {"cgroup namespace hides the path", "0::/\n", "", "", ""},
       {"job_ outside slurm is not a job", "0::/system.slice/job_42.service\n", "", "", ""},
   };
-  for (const Case& c : cases) {
+  for (const CgroupCase& c : cases) {
     CgroupIdentity identity = ParseCgroupIdentity(c.content);
     EXPECT_EQ(identity.pod_uid, c.pod_uid) << c.name;
     EXPECT_EQ(identity.container_id, c.container_id) << c.name;
@@ -71,10 +72,10 @@ TEST(CgroupIdentityTest, GarbageLinesAreCountedAndSkipped) {
   CgroupIdentity identity = ParseCgroupIdentity(
       "garbage\n\x01\x02:\n5:x:relative/path\n0::/kubepods/pod1b2c3d4e-5f6a-7b8c-9d0e-"
       "1f2a3b4c5d6e/" +
-      std::string(kId) + "\n0::/kubepods/podnot-a-uid/zz\n");
+      std::string(kCgroupContainerId) + "\n0::/kubepods/podnot-a-uid/zz\n");
   EXPECT_EQ(identity.malformed_lines, 3u);
-  EXPECT_EQ(identity.pod_uid, kUid);
-  EXPECT_EQ(identity.container_id, kId);
+  EXPECT_EQ(identity.pod_uid, kCgroupPodUid);
+  EXPECT_EQ(identity.container_id, kCgroupContainerId);
 }
 
 TEST(CgroupIdentityTest, EmptyAndCutContentYieldNothing) {

@@ -8,7 +8,7 @@
 namespace rocewatch {
 namespace {
 
-StatusOr<EthtoolOptions> Parse(std::vector<std::string> args) {
+StatusOr<EthtoolOptions> ParseEthtoolArgs(std::vector<std::string> args) {
   CLI::App app;
   EthtoolOptions options;
   FlagTable flags;
@@ -22,7 +22,7 @@ StatusOr<EthtoolOptions> Parse(std::vector<std::string> args) {
 }
 
 TEST(EthtoolFlagsTest, DefaultsAreTheComponentsAndEnableIt) {
-  StatusOr<EthtoolOptions> options = Parse({});
+  StatusOr<EthtoolOptions> options = ParseEthtoolArgs({});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   const EthtoolOptions defaults;
   EXPECT_TRUE(options->enabled);
@@ -33,7 +33,7 @@ TEST(EthtoolFlagsTest, DefaultsAreTheComponentsAndEnableIt) {
 }
 
 TEST(EthtoolFlagsTest, ZeroTurnsReadsOffAndShortWindowsShortenTheirSpans) {
-  StatusOr<EthtoolOptions> options = Parse(
+  StatusOr<EthtoolOptions> options = ParseEthtoolArgs(
       {"--ethtool-interval", "0", "--link-quality-window", "1s", "--pfc-storm-fraction", "0.2"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_FALSE(options->enabled);
@@ -42,13 +42,15 @@ TEST(EthtoolFlagsTest, ZeroTurnsReadsOffAndShortWindowsShortenTheirSpans) {
 }
 
 TEST(EthtoolFlagsTest, InconsistentValuesNameTheirFlags) {
-  EXPECT_EQ(Parse({"--link-ber-degraded", "1e-3", "--link-ber-failing", "1e-5"}).status().message(),
+  EXPECT_EQ(ParseEthtoolArgs({"--link-ber-degraded", "1e-3", "--link-ber-failing", "1e-5"})
+                .status()
+                .message(),
             "--link-ber-degraded and --link-ber-failing: need 0 < degraded < failing < 1");
-  EXPECT_EQ(Parse({"--pfc-storm-fraction", "1.5"}).status().message(),
+  EXPECT_EQ(ParseEthtoolArgs({"--pfc-storm-fraction", "1.5"}).status().message(),
             "--pfc-storm-fraction must be in (0, 1]");
-  EXPECT_EQ(Parse({"--pfc-window", "0"}).status().message(),
+  EXPECT_EQ(ParseEthtoolArgs({"--pfc-window", "0"}).status().message(),
             "--link-quality-window and --pfc-window must be positive");
-  EXPECT_EQ(Parse({"--link-ber-failing", "often"}).status().message(),
+  EXPECT_EQ(ParseEthtoolArgs({"--link-ber-failing", "often"}).status().message(),
             "--link-ber-failing: 'often' is not a number");
 }
 

@@ -15,8 +15,8 @@ namespace {
 
 using std::chrono::seconds;
 
-constexpr const char* kNetdev = "ens1f0np0";
-const std::string kDir = "/host/rocewatch/ethtool/ens1f0np0/";
+constexpr const char* kSnapshotNetdev = "ens1f0np0";
+const std::string kSnapshotDir = "/host/rocewatch/ethtool/ens1f0np0/";
 
 struct Counters {
   uint64_t corrected_bits = 1000;
@@ -34,7 +34,7 @@ class LinkQualityLookTest : public ::testing::Test {
   }
   void Record(const Counters& c, const std::string& file = "", const std::string& text = "") {
     if (!file.empty()) {
-      fs_.AddFile(kDir + file, text);
+      fs_.AddFile(kSnapshotDir + file, text);
       return;
     }
     DriverStatistics s;
@@ -42,10 +42,10 @@ class LinkQualityLookTest : public ::testing::Test {
                   {"tx_prio3_pause_duration", c.tx_pause_us},
                   {"rx_prio3_pause_duration", c.rx_pause_us},
                   {"vendor_counter", 7}};
-    fs_.AddFile(kDir + "statistics", FormatDriverStatisticsText(s));
+    fs_.AddFile(kSnapshotDir + "statistics", FormatDriverStatisticsText(s));
     FecReading fec;
     fec.uncorrectable_blocks = c.uncorrectable;
-    fs_.AddFile(kDir + "fec", FormatFecRecording(fec));
+    fs_.AddFile(kSnapshotDir + "fec", FormatFecRecording(fec));
   }
   // Waits by advancing the clock, then the host has moved on to `after_`.
   LinkQualityLook Look(Duration window = seconds(2)) {
@@ -54,7 +54,7 @@ class LinkQualityLookTest : public ::testing::Test {
     options.window = window;
     options.figures_elsewhere = elsewhere_;
     return LookAtLinkQuality(
-        poller_, {kNetdev}, clock_,
+        poller_, {kSnapshotNetdev}, clock_,
         [this](Duration d) {
           waited_ += d;
           clock_.Advance(d);
@@ -64,7 +64,7 @@ class LinkQualityLookTest : public ::testing::Test {
   }
   static bool Has(const LinkQualityLook& look, const std::string& check) {
     for (const Finding& f : look.findings)
-      if (f.check == check && f.subject == kNetdev) return true;
+      if (f.check == check && f.subject == kSnapshotNetdev) return true;
     return false;
   }
 
@@ -143,8 +143,8 @@ TEST_F(LinkQualityLookTest, APfcStormEachWay) {
 }
 
 TEST_F(LinkQualityLookTest, NoWaitWithoutARateableCounter) {
-  fs_.AddFile(kDir + "statistics", "NIC statistics:\n     peer_ifindex: 7\n");
-  fs_.AddFile(kDir + "fec", kUnsupportedRecording);
+  fs_.AddFile(kSnapshotDir + "statistics", "NIC statistics:\n     peer_ifindex: 7\n");
+  fs_.AddFile(kSnapshotDir + "fec", kUnsupportedRecording);
   LinkQualityLook look = Look();
   EXPECT_EQ(waited_, Duration::zero());
   ASSERT_EQ(look.entries.size(), 1u);
@@ -158,7 +158,7 @@ TEST_F(LinkQualityLookTest, AZeroWindowOrFiguresFromElsewhereAreNotWaitedFor) {
   LinkQualityLook once = Look(Duration::zero());
   EXPECT_EQ(waited_, Duration::zero());
   EXPECT_EQ(once.entries[0].figures, LinkFiguresSource::kNone);
-  elsewhere_ = {kNetdev};
+  elsewhere_ = {kSnapshotNetdev};
   LinkQualityLook daemon = Look();
   EXPECT_EQ(waited_, Duration::zero());
   EXPECT_EQ(daemon.entries[0].figures, LinkFiguresSource::kNone);

@@ -16,7 +16,7 @@
 namespace rocewatch {
 namespace {
 
-std::string ReadAll(const std::string& path) {
+std::string ReadCountersLog(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
@@ -37,7 +37,7 @@ TEST(DiagnoseWatchCounters, SymbolErrorsRisingDuringTheWatchAreReported) {
   });
   // "watching for ..." is printed after the first snapshot was taken.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (ReadAll(err_file).find("watching for") == std::string::npos &&
+  while (ReadCountersLog(err_file).find("watching for") == std::string::npos &&
          std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   dir.WriteFile("sys/class/infiniband/mlx5_1/ports/1/counters/symbol_error", "12\n");

@@ -30,7 +30,7 @@ namespace rocewatch {
 namespace {
 
 constexpr const char* kRnic = "rnic0";
-constexpr const char* kPeer = "peer0";
+constexpr const char* kVethPeer = "peer0";
 
 // One ethtool "set one value" ioctl (ETHTOOL_SGRO, ETHTOOL_STSO); needs CAP_NET_ADMIN.
 bool SetEthtoolValue(const char* netdev, uint32_t command, uint32_t value) {
@@ -74,7 +74,7 @@ class EthtoolVethTest : public ::testing::Test {
     auto ns = NetNamespace::Create("eth");
     if (!ns.ok()) GTEST_SKIP() << "no network namespace: " << ns.status().ToString();
     ns_ = std::move(*ns);
-    ASSERT_TRUE(ns_->AddVethPair(kRnic, kPeer).ok());
+    ASSERT_TRUE(ns_->AddVethPair(kRnic, kVethPeer).ok());
     Status opened_ioctl, opened_netlink;
     ASSERT_TRUE(ns_->RunInside([&] {
                      opened_ioctl = statistics_.Open();
@@ -104,7 +104,7 @@ TEST_F(EthtoolVethTest, DriverStatisticsAreTheDriversOwnNamesAndValues) {
   ASSERT_FALSE((*s)->counters.empty());
   EXPECT_EQ((*s)->counters.front().first, "peer_ifindex");
   unsigned peer_index = 0;
-  ASSERT_TRUE(ns_->RunInside([&] { peer_index = if_nametoindex(kPeer); }).ok());
+  ASSERT_TRUE(ns_->RunInside([&] { peer_index = if_nametoindex(kVethPeer); }).ok());
   EXPECT_EQ((*s)->Find("peer_ifindex"), peer_index);
 }
 
@@ -149,7 +149,7 @@ TEST_F(EthtoolVethTest, StandardStatisticsAndLinkStateAnswer) {
   ASSERT_TRUE(link.ok()) << link.status().ToString();
   ASSERT_TRUE(*link);
   EXPECT_EQ((*link)->link_up, true);
-  ASSERT_TRUE(ns_->Ip(std::string("link set ") + kPeer + " down").ok());
+  ASSERT_TRUE(ns_->Ip(std::string("link set ") + kVethPeer + " down").ok());
   link = netlink_.ReadLinkState(kRnic);
   ASSERT_TRUE(link.ok() && *link);
   EXPECT_EQ((*link)->link_up, false);

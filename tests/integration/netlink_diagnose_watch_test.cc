@@ -17,7 +17,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::string ReadAll(const std::string& path) {
+std::string ReadWatchLog(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
   s << in.rdbuf();
@@ -48,10 +48,10 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
   // Waits until diagnose has printed `line` (what it saw), instead of sleeping a fixed time.
   auto printed = [&err_path](const std::string& line) {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (ReadAll(err_path).find(line) == std::string::npos &&
+    while (ReadWatchLog(err_path).find(line) == std::string::npos &&
            std::chrono::steady_clock::now() < deadline)
       std::this_thread::sleep_for(milliseconds(50));
-    return ReadAll(err_path).find(line) != std::string::npos;
+    return ReadWatchLog(err_path).find(line) != std::string::npos;
   };
   EXPECT_TRUE(printed("ens1f0np0: watching"));
   EXPECT_TRUE((*ns)->Ip("link set peer0 down").ok());
@@ -63,7 +63,7 @@ TEST(NetlinkDiagnoseWatch, FlapDuringTheWatchIsPrintedLiveAndReported) {
   EXPECT_TRUE((*ns)->Ip("addr add 10.0.0.2/24 dev ens1f0np0").ok());
   diagnose.join();
 
-  const std::string live = ReadAll(err_path);
+  const std::string live = ReadWatchLog(err_path);
   EXPECT_NE(live.find("ens1f0np0: carrier down"), std::string::npos) << live;
   EXPECT_NE(live.find("ens1f0np0: address 10.0.0.2/24 removed (lost during a flap)"),
             std::string::npos)

@@ -19,8 +19,8 @@
 namespace rocewatch {
 namespace {
 
-constexpr char kRnic[] = "ens1f0np0";  // rail 0 of the fixture node
-constexpr int kAdded = 25'000;         // each add and each removal: an address and a route event
+constexpr char kStormRnic[] = "ens1f0np0";  // rail 0 of the fixture node
+constexpr int kAdded = 25'000;  // each add and each removal: an address and a route event
 
 // The daemon's peak resident memory (VmHWM of /proc/<pid>/status) in KiB, 0 if unreadable.
 long PeakRssKiB(pid_t pid) {
@@ -36,8 +36,8 @@ long PeakRssKiB(pid_t pid) {
 TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrapeAnswered) {
   auto ns = NetNamespace::Create("storm");
   if (!ns.ok()) GTEST_SKIP() << "no network namespace: " << ns.status().ToString();
-  ASSERT_TRUE((*ns)->AddVethPair(kRnic, "peer0").ok());
-  ASSERT_TRUE((*ns)->Ip(std::string("addr add 10.0.0.2/24 dev ") + kRnic).ok());
+  ASSERT_TRUE((*ns)->AddVethPair(kStormRnic, "peer0").ok());
+  ASSERT_TRUE((*ns)->Ip(std::string("addr add 10.0.0.2/24 dev ") + kStormRnic).ok());
   TempDir dir;
   ASSERT_TRUE(WriteSysfsFixture(dir.path() + "/sys", RailNode(1, 16)).ok());
   auto daemon = DaemonProcess::Start(
@@ -51,7 +51,7 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
   int kept = 0;
   for (int i = 0; i < kAdded; ++i) {
     commands.push_back("addr add 10.80." + std::to_string(i / 250) + "." +
-                       std::to_string(i % 250 + 1) + "/32 dev " + kRnic);
+                       std::to_string(i % 250 + 1) + "/32 dev " + kStormRnic);
     if (i % 5000 == 4999) {
       commands.push_back("link set peer0 down");
       commands.push_back("link set peer0 up");
@@ -63,7 +63,7 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
       continue;
     }
     commands.push_back("addr del 10.80." + std::to_string(i / 250) + "." +
-                       std::to_string(i % 250 + 1) + "/32 dev " + kRnic);
+                       std::to_string(i % 250 + 1) + "/32 dev " + kStormRnic);
   }
   const auto begin = std::chrono::steady_clock::now();
   ASSERT_TRUE((*ns)->IpBatch(commands).ok());
@@ -71,7 +71,7 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
 
   const std::string addresses =
-      std::string(R"(rocewatch_netdev_addresses{netdev=")") + kRnic + R"(",family="ipv4"})";
+      std::string(R"(rocewatch_netdev_addresses{netdev=")") + kStormRnic + R"(",family="ipv4"})";
   std::optional<double> seen;
   for (int i = 0; i < 300 && seen != 1 + kept; ++i) {
     auto metrics = (*daemon)->Scrape();
@@ -89,9 +89,9 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
   }
   auto metrics = (*daemon)->Scrape();
   ASSERT_TRUE(metrics.ok());
-  EXPECT_EQ(
-      FindSample(*metrics, std::string(R"(rocewatch_netdev_carrier{netdev=")") + kRnic + R"("})"),
-      1);
+  EXPECT_EQ(FindSample(*metrics,
+                       std::string(R"(rocewatch_netdev_carrier{netdev=")") + kStormRnic + R"("})"),
+            1);
   storm.Stop();
   EXPECT_EQ(storm.failed(), 0u) << ::testing::PrintToString(storm.failures());
   EXPECT_GT(storm.succeeded(), 0u);

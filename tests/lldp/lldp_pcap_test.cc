@@ -9,7 +9,7 @@
 namespace rocewatch {
 namespace {
 
-std::string Bytes(std::initializer_list<int> values) {
+std::string Octets(std::initializer_list<int> values) {
   std::string out;
   for (int v : values) out += static_cast<char>(v);
   return out;
@@ -18,16 +18,16 @@ std::string Bytes(std::initializer_list<int> values) {
 // A pcap global header in big-endian order (as a big-endian host's tcpdump writes it).
 std::string BigEndianHeader(uint32_t magic, uint32_t link_type) {
   auto be32 = [](uint32_t v) {
-    return Bytes({static_cast<int>(v >> 24), static_cast<int>((v >> 16) & 0xff),
-                  static_cast<int>((v >> 8) & 0xff), static_cast<int>(v & 0xff)});
+    return Octets({static_cast<int>(v >> 24), static_cast<int>((v >> 16) & 0xff),
+                   static_cast<int>((v >> 8) & 0xff), static_cast<int>(v & 0xff)});
   };
-  return be32(magic) + Bytes({0, 2, 0, 4}) + be32(0) + be32(0) + be32(65535) + be32(link_type);
+  return be32(magic) + Octets({0, 2, 0, 4}) + be32(0) + be32(0) + be32(65535) + be32(link_type);
 }
 
 std::string BigEndianRecord(const std::string& frame) {
   auto be32 = [](uint32_t v) {
-    return Bytes({static_cast<int>(v >> 24), static_cast<int>((v >> 16) & 0xff),
-                  static_cast<int>((v >> 8) & 0xff), static_cast<int>(v & 0xff)});
+    return Octets({static_cast<int>(v >> 24), static_cast<int>((v >> 16) & 0xff),
+                   static_cast<int>((v >> 8) & 0xff), static_cast<int>(v & 0xff)});
   };
   return be32(1764806400) + be32(5) + be32(frame.size()) + be32(frame.size()) + frame;
 }
@@ -49,8 +49,8 @@ TEST(LldpPcapTest, WhatIsWrittenReadsBackAndParses) {
 
 TEST(LldpPcapTest, ReadsBigEndianAndNanosecondFilesAndSkipsOtherFrames) {
   std::vector<uint8_t> lldp = LldpFrameBuilder::Leaf(2, 9).Build();
-  std::string ipv4 = std::string(12, '\x01') + Bytes({0x08, 0x00}) + std::string(40, 'x');
-  std::string tagged = std::string(12, '\x02') + Bytes({0x81, 0x00, 0, 5, 0x88, 0xcc}) + "x";
+  std::string ipv4 = std::string(12, '\x01') + Octets({0x08, 0x00}) + std::string(40, 'x');
+  std::string tagged = std::string(12, '\x02') + Octets({0x81, 0x00, 0, 5, 0x88, 0xcc}) + "x";
   for (uint32_t magic : {0xa1b2c3d4u, 0xa1b23c4du}) {
     std::string file = BigEndianHeader(magic, 1) + BigEndianRecord(ipv4) +
                        BigEndianRecord(AsText(lldp)) + BigEndianRecord(tagged) +
@@ -87,8 +87,8 @@ TEST(LldpPcapTest, HostileFilesAreRefusedWithTheReason) {
   EXPECT_EQ(error(good.substr(0, 30)), "pcap: ends inside a record header");
   EXPECT_EQ(error(good.substr(0, good.size() - 1)), "pcap: ends inside a record");
   // A record that claims more than the file holds, even 4 GiB.
-  std::string lying = BigEndianHeader(0xa1b2c3d4, 1) + Bytes({0, 0, 0, 1, 0, 0, 0, 0}) +
-                      Bytes({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}) + "abc";
+  std::string lying = BigEndianHeader(0xa1b2c3d4, 1) + Octets({0, 0, 0, 1, 0, 0, 0, 0}) +
+                      Octets({0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}) + "abc";
   EXPECT_EQ(error(lying), "pcap: ends inside a record");
   EXPECT_EQ(error(std::string(kMaxLldpPcapBytes + 1, '\0')), "pcap: larger than 1048576 bytes");
   std::string many = BigEndianHeader(0xa1b2c3d4, 1);

@@ -9,7 +9,8 @@
 namespace rocewatch {
 namespace {
 
-NetdevObservation Live(const std::string& name, bool carrier, std::vector<IpAddress> addresses) {
+NetdevObservation LiveNetdev(const std::string& name, bool carrier,
+                             std::vector<IpAddress> addresses) {
   NetdevObservation o;
   o.state.name = name;
   o.state.carrier = carrier;
@@ -41,8 +42,8 @@ class FixedReader final : public NetdevReader {
 
 TEST(NetdevRecording, WhatCollectWritesReadsBackTheSame) {
   std::map<std::string, NetdevObservation> observed = {
-      {"ens1f0np0", Live("ens1f0np0", true, {kV4, kV6, kLinkLocal})},
-      {"ens2f0np0", Live("ens2f0np0", false, {})},
+      {"ens1f0np0", LiveNetdev("ens1f0np0", true, {kV4, kV6, kLinkLocal})},
+      {"ens2f0np0", LiveNetdev("ens2f0np0", false, {})},
       {"ens3f0np0", NetdevObservation{}},
   };
   observed["ens3f0np0"].state.name = "ens3f0np0";
@@ -96,7 +97,7 @@ TEST(NetdevRecording, TheReaderPrefersTheRecordingAndKeepsTheHostRootsSysfsAttri
 TEST(NetdevRecording, WithoutARecordingOrWithABrokenOneTheLiveNamespaceAnswers) {
   FakeFileSystem fs;
   FixedReader live;
-  live.known["ens1f0np0"] = Live("ens1f0np0", true, {kV6});
+  live.known["ens1f0np0"] = LiveNetdev("ens1f0np0", true, {kV6});
   EXPECT_EQ(RecordedNetdevReader(fs, "/", live).Read({"ens1f0np0"}).at("ens1f0np0").state,
             live.known["ens1f0np0"].state);
   fs.AddFile("/rocewatch/netlink/addresses", "garbage\n");

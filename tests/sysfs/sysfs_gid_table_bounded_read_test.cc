@@ -18,7 +18,7 @@
 namespace rocewatch {
 namespace {
 
-constexpr size_t kBudget = 4096;  // kept descriptors: the daemon's mode
+constexpr size_t kKeptDescriptorBudget = 4096;  // kept descriptors: the daemon's mode
 
 std::string Address(int n) {
   return "10.1." + std::to_string(n / 200) + "." + std::to_string(n % 200 + 1);
@@ -56,7 +56,7 @@ class SysfsGidTableBoundedReadTest : public ::testing::Test {
   PosixFileSystem posix_;
   FaultInjectingFileSystem fs_{&posix_};
   SimulatedGidTable table_{1, "ens1f0np0", "0c:42:a1:5e:00:00", 255};
-  SysfsGidTableSource source_{fs_, root_, kBudget};
+  SysfsGidTableSource source_{fs_, root_, kKeptDescriptorBudget};
   SysfsGidTableSource whole_reader_{posix_, root_};  // max_open 0: every slot, every time
 };
 

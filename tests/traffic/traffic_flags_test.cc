@@ -13,7 +13,7 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 // Parses `args` as the flags of a `run`-like command.
-StatusOr<TrafficOptions> Parse(std::vector<std::string> args) {
+StatusOr<TrafficOptions> ParseTrafficArgs(std::vector<std::string> args) {
   CLI::App app;
   TrafficOptions options;
   FlagTable flags;
@@ -31,7 +31,7 @@ StatusOr<TrafficOptions> Parse(std::vector<std::string> args) {
 }
 
 TEST(TrafficFlags, DefaultsAreTheDetectorDefaults) {
-  StatusOr<TrafficOptions> options = Parse({});
+  StatusOr<TrafficOptions> options = ParseTrafficArgs({});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   const TrafficOptions defaults;
   EXPECT_EQ(options->collapse_after, defaults.collapse_after);
@@ -44,9 +44,9 @@ TEST(TrafficFlags, DefaultsAreTheDetectorDefaults) {
 
 TEST(TrafficFlags, SetsEveryKindOfValue) {
   StatusOr<TrafficOptions> options =
-      Parse({"--traffic-collapse-after", "5s", "--traffic-node-stop-window", "0",
-             "--traffic-forget-after", "0", "--traffic-active-rate", "5e6",
-             "--traffic-degraded-fraction", "0.4", "--traffic-baseline-samples", "60"});
+      ParseTrafficArgs({"--traffic-collapse-after", "5s", "--traffic-node-stop-window", "0",
+                        "--traffic-forget-after", "0", "--traffic-active-rate", "5e6",
+                        "--traffic-degraded-fraction", "0.4", "--traffic-baseline-samples", "60"});
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->collapse_after, seconds(5));
   EXPECT_EQ(options->node_stop_window, Duration::zero());
@@ -57,7 +57,7 @@ TEST(TrafficFlags, SetsEveryKindOfValue) {
 
 TEST(TrafficFlags, ReadsTheEnvironment) {
   setenv("ROCEWATCH_TRAFFIC_NODE_STOP_WINDOW", "20m", 1);
-  StatusOr<TrafficOptions> options = Parse({});
+  StatusOr<TrafficOptions> options = ParseTrafficArgs({});
   unsetenv("ROCEWATCH_TRAFFIC_NODE_STOP_WINDOW");
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->node_stop_window, minutes(20));
@@ -70,7 +70,7 @@ TEST(TrafficFlags, BadValuesNameTheFlag) {
       {"--traffic-stop-fraction", "2"},     {"--traffic-active-rate", "fast"},
   };
   for (const auto& args : bad) {
-    StatusOr<TrafficOptions> options = Parse(args);
+    StatusOr<TrafficOptions> options = ParseTrafficArgs(args);
     ASSERT_FALSE(options.ok()) << args[0];
     EXPECT_NE(options.status().message().find("--traffic-"), std::string::npos)
         << options.status().message();
