@@ -8,6 +8,8 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <set>
+#include <string>
 
 #include "core/event_loop.h"
 #include "netdev_health/netlink_listener.h"
@@ -40,14 +42,17 @@ class NetlinkNetnsTest : public ::testing::Test {
   }
 
   // Opens the source inside the namespace and starts the listener on the loop.
-  void StartListener(int receive_buffer_bytes = 4 << 20) {
+  // `rnic_netdevs`: the RNICs known when it starts (the daemon learns them from its first
+  // inventory, after the listener's first dump).
+  void StartListener(int receive_buffer_bytes = 4 << 20,
+                     std::set<std::string> rnic_netdevs = {kRnic}) {
     source_ = std::make_unique<LibnlRtnetlinkSource>(
         clock_, LibnlRtnetlinkSource::Options{.receive_buffer_bytes = receive_buffer_bytes});
     Status opened;
     ASSERT_TRUE(ns_->RunInside([&] { opened = source_->Open(); }).ok());
     ASSERT_TRUE(opened.ok()) << opened.ToString();
-    listener_ = std::make_unique<NetlinkListener>(*source_, clock_, std::set<std::string>{kRnic},
-                                                  FastConfig());
+    listener_ =
+        std::make_unique<NetlinkListener>(*source_, clock_, std::move(rnic_netdevs), FastConfig());
     Status started = listener_->Start(loop_);
     ASSERT_TRUE(started.ok()) << started.ToString();
   }

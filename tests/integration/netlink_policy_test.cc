@@ -56,6 +56,26 @@ TEST_F(NetlinkPolicyTest, AddressAndRuleGoneTogetherIsNotARoutingFinding) {
   EXPECT_TRUE(Policy()->missing_rules.empty());
 }
 
+// The daemon's order: the listener dumps before the inventory names the RNICs. The routes that
+// were there before it started are the baseline all the same: a flush of their table is seen.
+TEST_F(NetlinkPolicyTest, RoutesPresentBeforeTheRnicIsNamedAreTheBaseline) {
+  listener_->Stop();
+  listener_.reset();
+  source_.reset();
+  StartListener(4 << 20, {});
+  EXPECT_EQ(PolicyRoutes(), 0);  // not an RNIC yet: its routes are not kept
+  listener_->SetRnicNetdevs({kRnic});
+  ASSERT_TRUE(PumpUntil([&] { return PolicyRoutes() == 1; }));
+  PumpFor(std::chrono::milliseconds(700));  // settled
+  ASSERT_NE(Policy(), nullptr);
+  EXPECT_TRUE(Policy()->missing_routes.empty());
+  Ip("route flush table 100");
+  ASSERT_TRUE(PumpUntil([&] { return Policy()->missing_routes.size() == 1; }));
+  EXPECT_EQ(listener_->resyncs(), 0u);  // the dump for a new RNIC is no overrun
+  Ip(std::string("route add default dev ") + kRnic + " table 100");
+  EXPECT_TRUE(PumpUntil([&] { return Policy()->missing_routes.empty(); }));
+}
+
 // diagnose and collect: the real host's rtnetlink source, one dump, the reader they use.
 TEST_F(NetlinkPolicyTest, OneShotDumpForDiagnoseSeesTheNetdevAndItsPolicyRouting) {
   RealHostEnv host;

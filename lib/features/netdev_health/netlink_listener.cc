@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace rocewatch {
 namespace {
 
@@ -45,9 +47,16 @@ void NetlinkListener::Stop() {
 
 void NetlinkListener::SetRnicNetdevs(std::set<std::string> names) {
   if (names == tracker_.rnic_netdevs()) return;
+  const std::set<std::string>& known = tracker_.rnic_netdevs();
+  const bool added = !std::includes(known.begin(), known.end(), names.begin(), names.end());
   std::vector<NetdevChange> changes;
   tracker_.SetRnicNetdevs(std::move(names), clock_.Now(), changes);
   Deliver(changes);
+  if (!added || loop_ == nullptr) return;
+  // What is queued first, as events (a flap in it is a flap), then the dump that the queue's rest
+  // is older than.
+  OnReadable();
+  Resync(RedumpReason::kNewRnicNetdevs);
 }
 
 void NetlinkListener::OnReadable() {
@@ -65,7 +74,7 @@ void NetlinkListener::OnReadable() {
   if (*result == RtnetlinkSource::ReadResult::kOverrun) Resync();
 }
 
-void NetlinkListener::Resync() {
+void NetlinkListener::Resync(RedumpReason reason) {
   // What is still queued is older than the dump we are about to take: discard it.
   std::vector<NetlinkMessage> discarded;
   for (int i = 0; i < kMaxDrainReads; ++i) {
@@ -76,20 +85,26 @@ void NetlinkListener::Resync() {
   auto dump = source_.Dump();
   if (!dump.ok()) {
     ++errors_;
-    spdlog::warn("netlink: re-dump after an overrun failed ({}); retrying in {}s",
+    spdlog::warn("netlink: re-dump {} failed ({}); retrying in {}s",
+                 reason == RedumpReason::kOverrun ? "after an overrun" : "for new RNIC netdevs",
                  dump.status().ToString(), kRetryDelay.count());
     if (loop_ != nullptr && !retry_timer_)
-      retry_timer_ = loop_->ScheduleAfter(kRetryDelay, [this] {
+      retry_timer_ = loop_->ScheduleAfter(kRetryDelay, [this, reason] {
         retry_timer_.reset();
-        Resync();
+        Resync(reason);
       });
     return;
   }
-  ++resyncs_;
   std::vector<NetdevChange> changes;
   tracker_.Resync(*dump, changes);
-  spdlog::info("netlink: receive overrun; re-dumped {} links, {} changes recovered",
-               dump->links.size(), changes.size());
+  if (reason == RedumpReason::kOverrun) {
+    ++resyncs_;
+    spdlog::info("netlink: receive overrun; re-dumped {} links, {} changes recovered",
+                 dump->links.size(), changes.size());
+  } else {
+    spdlog::debug("netlink: new RNIC netdevs; re-dumped {} links and {} routes", dump->links.size(),
+                  dump->routes.size());
+  }
   Deliver(changes);
 }
 

@@ -47,7 +47,10 @@ class NetlinkListener {
   // Unwatches, cancels timers, closes the source.
   void Stop();
 
-  // The RNIC netdev names may change with the inventory.
+  // The RNIC netdev names may change with the inventory. The tracker keeps the routes of RNIC
+  // netdevs only, so a name that was not an RNIC before is followed by a full dump: the routes
+  // it already had (at start: every route, as the inventory names the RNICs after the first dump)
+  // become the policy-routing baseline like the rules present at start.
   void SetRnicNetdevs(std::set<std::string> names);
 
   // Reads what is queued (the loop calls it when the fd is readable).
@@ -70,7 +73,10 @@ class NetlinkListener {
 
  private:
   void Deliver(std::vector<NetdevChange>& changes);
-  void Resync();
+  // Why a full dump replaces the tracker's state: a receive overrun (counted in resyncs(), its
+  // failed dump retried) or RNIC netdevs that were not RNICs before (their routes).
+  enum class RedumpReason { kOverrun, kNewRnicNetdevs };
+  void Resync(RedumpReason reason = RedumpReason::kOverrun);
   void ScheduleDeadline();
 
   RtnetlinkSource& source_;
