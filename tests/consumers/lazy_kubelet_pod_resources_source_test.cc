@@ -43,6 +43,40 @@ TEST_F(LazyKubeletPodResourcesSourceTest, WithoutASocketItAnswersNotFoundAndLoad
   EXPECT_FALSE(source.client_created());
 }
 
+// A socket the operator named that is not there is a failed read (logged, a read_failed
+// warning), not the quiet "not a Kubernetes node" of the default path.
+TEST_F(LazyKubeletPodResourcesSourceTest, AConfiguredSocketThatIsAbsentIsAnErrorNotAState) {
+  LazyKubeletPodResourcesSource source(SocketPath(), std::chrono::seconds(2), module_,
+                                       /*configured=*/true);
+  StatusOr<std::vector<PodDeviceAllocation>> now = source.ListNow();
+  ASSERT_FALSE(now.ok());
+  EXPECT_EQ(now.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(now.status().message().find("the path --kubelet-socket names"), std::string::npos)
+      << now.status().message();
+  EXPECT_TRUE(module_->sockets.empty());
+  dir_.WriteFile("kubelet.sock", "");
+  EXPECT_TRUE(source.ListNow().ok());  // it appears: the client is created as at any path
+}
+
+TEST(KubeletPodResourcesSourceFor, OnlyAnExplicitPathMakesAnAbsentSocketAnError) {
+  TempDir root;
+  auto module = std::make_shared<FakePodResourcesModule>();
+  HostPaths paths;
+  paths.host_root = root.path();
+  ConsumerOptions options;
+  std::unique_ptr<PodResourcesSource> by_default =
+      KubeletPodResourcesSourceFor(paths, options, module);
+  ASSERT_NE(by_default, nullptr);
+  EXPECT_EQ(by_default->ListNow().status().code(), StatusCode::kNotFound);
+  options.kubelet_socket = root.path() + "/elsewhere/kubelet.sock";
+  std::unique_ptr<PodResourcesSource> configured =
+      KubeletPodResourcesSourceFor(paths, options, module);
+  ASSERT_NE(configured, nullptr);
+  EXPECT_EQ(configured->ListNow().status().code(), StatusCode::kUnavailable);
+  options.kubelet_socket = "none";
+  EXPECT_EQ(KubeletPodResourcesSourceFor(paths, options, module), nullptr);
+}
+
 TEST_F(LazyKubeletPodResourcesSourceTest, TheSocketAppearingCreatesTheClientOnceAndKeepsIt) {
   LazyKubeletPodResourcesSource source = MakeSource();
   ASSERT_EQ(source.ListNow().status().code(), StatusCode::kNotFound);

@@ -1,8 +1,10 @@
 #pragma once
 // The daemon's kubelet source: a PodResourcesSource that asks the PodResourcesModule for the real
 // client (the gRPC one, in the kubelet module) only once the pod-resources socket exists. Until
-// then every call answers NotFound ("not a Kubernetes node, or the socket is not mounted")
-// without loading anything, so a node without a kubelet never maps gRPC. Once created, the client
+// then every call answers without loading anything, so a node without a kubelet never maps gRPC:
+// NotFound ("not a Kubernetes node, or the socket is not mounted", a state) at the default path,
+// Unavailable (a failed read, logged and a read_failed warning: the operator named a socket that
+// is not there) at a path the operator configured. Once created, the client
 // is kept and answers every later call (its own NotFound if the socket goes away again).
 //
 // A module that cannot be had (missing, broken, another ABI) makes every call answer its error
@@ -24,8 +26,10 @@ namespace rocewatch {
 
 class LazyKubeletPodResourcesSource final : public PodResourcesSource {
  public:
+  // `configured`: the path was given by the operator (--kubelet-socket), not the default.
   LazyKubeletPodResourcesSource(std::string socket_path, Duration timeout,
-                                std::shared_ptr<PodResourcesModule> module);
+                                std::shared_ptr<PodResourcesModule> module,
+                                bool configured = false);
 
   std::string Describe() const override { return "unix://" + socket_path_; }
   void Request() override;
@@ -42,6 +46,7 @@ class LazyKubeletPodResourcesSource final : public PodResourcesSource {
   const std::string socket_path_;
   const Duration timeout_;
   const std::shared_ptr<PodResourcesModule> module_;
+  const bool configured_;
   std::unique_ptr<PodResourcesSource> client_;
   std::optional<Status> module_error_;  // the module could not be had: the answer from now on
   std::optional<StatusOr<std::vector<PodDeviceAllocation>>> ready_;  // answered without a client
