@@ -1,5 +1,7 @@
 #include "inventory/inventory_component.h"
 
+#include <spdlog/spdlog.h>
+
 #include "inventory/inventory_metric_names.h"
 #include "inventory/read_failure_checks.h"
 
@@ -184,6 +186,13 @@ void InventoryComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& sna
     named_failures_ = snapshot.read_failures;
   } else if (!reads_failing_) {
     named_failures_.clear();
+  }
+  if (std::optional<ReadFailureLog::Line> line = read_failure_log_.Observe(
+          snapshot.taken_at, reads_failing_, errors, snapshot.read_failures)) {
+    if (line->warning)
+      spdlog::warn("{}", line->text);
+    else
+      spdlog::info("{}", line->text);
   }
 }
 

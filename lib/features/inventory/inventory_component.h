@@ -12,11 +12,13 @@
 // in rocewatch_source_errors_total; this component is unhealthy (rocewatch_component_success
 // {component="inventory"} 0) while the latest snapshot had a failed read or still carries an
 // unknown GID slot, GID table or counter, and reports the read_failed findings of
-// inventory/read_failure_checks.h, naming the files of the last poll that failed.
+// inventory/read_failure_checks.h, naming the files of the last poll that failed. It logs when
+// reads start failing, fail in other files, and heal (inventory/read_failure_log.h).
 
 #include <vector>
 
 #include "component/monitor_component.h"
+#include "inventory/read_failure_log.h"
 
 namespace rocewatch {
 
@@ -40,6 +42,7 @@ class InventoryComponent final : public MonitorComponent {
 
   bool reads_failing_ = false;
   std::vector<ReadFailure> named_failures_;  // of the last poll that failed a read
+  ReadFailureLog read_failure_log_;          // when failed reads are logged
 
   // Threading: the loop thread only (AppendMetrics is const for the Monitor; the cache is not
   // observable state).
