@@ -92,8 +92,25 @@ e2e_start() {
   E2E_PIDS+=($!)
 }
 
+# e2e_free_port: a port free on the test's loopback (in its namespace, if any), below the kernel's
+# ephemeral range (ip_local_port_range): a port of that range, free when checked, could be taken by
+# an outgoing connection (a scrape, a notification) before the server that is given it binds it.
 e2e_free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  e2e_in_ns python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+for _ in range(500):
+    port = random.randrange(max(1024, low - 12000), low)
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+    print(port)
+    break
+else:
+    raise SystemExit("no free port below the ephemeral range %d" % low)
+'
 }
 
 # e2e_wait_until SECONDS WHAT COMMAND...: polls COMMAND every 0.5 s; fails the test after SECONDS
