@@ -113,6 +113,27 @@ TEST_F(TrafficComponentTest, AStoppedRailIsCollapsedWithAnEventAndACriticalFindi
       << traffic_->RatesLine();
 }
 
+// A checkpoint reaching the rails 5 s apart: the first rail collapses against its siblings, and
+// the collapse is withdrawn, with an info event saying why, once the whole node has paused.
+TEST_F(TrafficComponentTest, ACollapseWithdrawnByACheckpointIsAnEventAndLeavesNoFinding) {
+  ASSERT_TRUE(monitor_.Start().ok());
+  RunFor(seconds(20));
+  source_.rates_[2] = 0;
+  RunFor(seconds(5));
+  ASSERT_EQ(Sample(R"(rocewatch_traffic_state{device="mlx5_2",port="1",state="collapsed"})"), 1);
+  for (double& rate : source_.rates_) rate = 0;
+  RunFor(seconds(20));
+  EXPECT_EQ(Sample(R"(rocewatch_traffic_state{device="mlx5_2",port="1",state="idle"})"), 1);
+  ASSERT_EQ(events_.size(), 2u);
+  EXPECT_EQ(events_[1].rfind("mlx5_2/1 traffic collapsed -> idle: collapse withdrawn: every rail "
+                             "of the node stopped within 5s of this one (checkpoint spread 15s)",
+                             0),
+            0u)
+      << events_[1];
+  EXPECT_NE(events_[1].find("the whole node paused (a checkpoint)"), std::string::npos);
+  EXPECT_TRUE(monitor_.CurrentFindings().empty());
+}
+
 // Every rail carries traffic no process is seen holding (the sources say nobody: a kernel RDMA
 // user), then all of it stops: the detector's "unknown" is exported and the stop is a warning.
 TEST_F(TrafficComponentTest, TrafficNoHolderExplainsIsUnknownAndItsStopNeverCritical) {

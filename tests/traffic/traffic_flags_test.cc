@@ -35,6 +35,8 @@ TEST(TrafficFlags, DefaultsAreTheDetectorDefaults) {
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   const TrafficOptions defaults;
   EXPECT_EQ(options->collapse_after, defaults.collapse_after);
+  EXPECT_EQ(options->checkpoint_spread, defaults.checkpoint_spread);
+  EXPECT_EQ(defaults.checkpoint_spread, seconds(15));
   EXPECT_EQ(options->node_stop_window, defaults.node_stop_window);
   EXPECT_EQ(options->forget_after, defaults.forget_after);
   EXPECT_EQ(options->degraded_after, defaults.degraded_after);
@@ -53,6 +55,42 @@ TEST(TrafficFlags, SetsEveryKindOfValue) {
   EXPECT_EQ(options->active_rate, 5e6);
   EXPECT_EQ(options->degraded_fraction, 0.4);
   EXPECT_EQ(options->baseline_samples, 60u);
+}
+
+TEST(TrafficFlags, SetsOrDisablesTheCheckpointSpread) {
+  StatusOr<TrafficOptions> wider = ParseTrafficArgs({"--traffic-checkpoint-spread", "1m"});
+  ASSERT_TRUE(wider.ok()) << wider.status().ToString();
+  EXPECT_EQ(wider->checkpoint_spread, minutes(1));
+  StatusOr<TrafficOptions> off = ParseTrafficArgs({"--traffic-checkpoint-spread", "0"});
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_EQ(off->checkpoint_spread, Duration::zero());
+  setenv("ROCEWATCH_TRAFFIC_CHECKPOINT_SPREAD", "20s", 1);
+  StatusOr<TrafficOptions> from_env = ParseTrafficArgs({});
+  unsetenv("ROCEWATCH_TRAFFIC_CHECKPOINT_SPREAD");
+  ASSERT_TRUE(from_env.ok()) << from_env.status().ToString();
+  EXPECT_EQ(from_env->checkpoint_spread, seconds(20));
+}
+
+TEST(TrafficFlags, ACheckpointSpreadOutsideItsBoundsNamesTheFlag) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--traffic-checkpoint-spread", "ten"},
+      {"--traffic-checkpoint-spread", "2s"},   // shorter than --traffic-collapse-after
+      {"--traffic-checkpoint-spread", "10m"},  // not shorter than --traffic-node-stop-window
+      {"--traffic-collapse-after", "20s"},     // the default spread is then shorter than it
+  };
+  for (const auto& args : bad) {
+    StatusOr<TrafficOptions> options = ParseTrafficArgs(args);
+    ASSERT_FALSE(options.ok()) << args[0] << " " << args[1];
+    EXPECT_NE(options.status().message().find("--traffic-checkpoint-spread"), std::string::npos)
+        << options.status().message();
+  }
+  // A node-stop window of 0 (off) bounds nothing; a spread of 0 (off) needs no bound.
+  EXPECT_TRUE(ParseTrafficArgs({"--traffic-node-stop-window", "0", "--traffic-forget-after", "0",
+                                "--traffic-checkpoint-spread", "30m"})
+                  .ok());
+  EXPECT_TRUE(
+      ParseTrafficArgs({"--traffic-collapse-after", "20s", "--traffic-checkpoint-spread", "0"})
+          .ok());
 }
 
 TEST(TrafficFlags, ReadsTheEnvironment) {

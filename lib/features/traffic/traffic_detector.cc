@@ -125,6 +125,7 @@ void TrafficDetector::Resume(const PortKey& key, const PortTrafficResume& from) 
   tracker.status.state = from.state;
   tracker.status.state_since = from.counters_at;
   tracker.status.node_wide = from.state == TrafficState::kCollapsed && from.node_wide;
+  tracker.stop_time_unknown = true;
   tracker.transmit.Observe(from.counters_at, from.transmit_bytes);
   tracker.receive.Observe(from.counters_at, from.receive_bytes);
 }
@@ -215,6 +216,7 @@ void TrafficDetector::UpdateNodeStop(MonoTime at, const std::map<PortKey, PortFa
 void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& own,
                                const SiblingView& siblings) {
   if (tracker.carrier == false) {
+    NoteStopped(tracker, tracker.rate ? tracker.rate_from : at);
     tracker.stopped_with_siblings_since.reset();
     tracker.drop_since.reset();
     Enter(tracker, TrafficState::kLinkDown, at);
@@ -230,11 +232,32 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
   }
   if (own.active) {
     tracker.stopped_with_siblings_since.reset();
+    tracker.stopped_since.reset();
+    tracker.stop_time_unknown = false;
     EvaluateActive(at, tracker, own, siblings);
   } else {
     tracker.drop_since.reset();
+    NoteStopped(tracker, tracker.rate_from);
     EvaluateStopped(at, tracker, siblings);
   }
+}
+
+void TrafficDetector::NoteStopped(Tracker& tracker, MonoTime from) {
+  if (!tracker.stopped_since && !tracker.stop_time_unknown) tracker.stopped_since = from;
+}
+
+std::optional<Duration> TrafficDetector::CheckpointSpreadOf(MonoTime at,
+                                                            const Tracker& tracker) const {
+  const Duration window = options_.checkpoint_spread;
+  if (window <= Duration::zero() || tracker.status.node_wide || !tracker.stopped_since ||
+      !node_stopped_since_) {
+    return std::nullopt;
+  }
+  // A gap between a job's bursts silences every rail for a moment: that is no pause.
+  if (at - *node_stopped_since_ < window) return std::nullopt;
+  const Duration spread = std::max(*node_stopped_since_ - *tracker.stopped_since, Duration::zero());
+  if (spread > window) return std::nullopt;  // it stopped first, long before: it died
+  return spread;
 }
 
 void TrafficDetector::EvaluateStopped(MonoTime at, Tracker& tracker, const SiblingView& siblings) {
@@ -248,7 +271,20 @@ void TrafficDetector::EvaluateStopped(MonoTime at, Tracker& tracker, const Sibli
   }
   // A collapse holds until the rail carries traffic again (or loses its carrier, or its consumers
   // exit): the job that crashed because of it stopping the siblings too does not make it healthy.
-  if (tracker.status.state == TrafficState::kCollapsed) return;
+  // Except when the siblings stopped within the checkpoint spread of it: then it only stopped
+  // first, and the whole node paused (a checkpoint reaching the rails one after the other).
+  if (tracker.status.state == TrafficState::kCollapsed) {
+    if (std::optional<Duration> spread = CheckpointSpreadOf(at, tracker)) {
+      tracker.stopped_with_siblings_since.reset();
+      Enter(tracker, TrafficState::kIdle, at,
+            "collapse withdrawn: every rail of the node stopped within " + WholeSeconds(*spread) +
+                " of this one (checkpoint spread " + WholeSeconds(options_.checkpoint_spread) +
+                ") and the node has been silent for " + WholeSeconds(at - *node_stopped_since_) +
+                ": the whole node paused (a checkpoint), not this rail; " +
+                DescribeErrorRises(tracker.errors.Rises(), options_.error_window));
+    }
+    return;
+  }
   const std::optional<double> baseline = Baseline(tracker);
   if (baseline && siblings.active > 0) {
     if (!tracker.stopped_with_siblings_since) {

@@ -6,6 +6,8 @@
 // The rails of a node are each other's control group: a rail that stops or slows while its
 // siblings carry on is a fault of that rail; all rails stopping or slowing together is the job
 // (a checkpoint, a slower phase) until the node has been silent longer than the node-stop window.
+// Rails stopping one after the other within the checkpoint spread count as stopping together: a
+// collapse one of them met against siblings that had not stopped yet is withdrawn.
 //
 // Threading: not thread-safe; one detector per node, fed from the event loop.
 
@@ -54,7 +56,9 @@ struct PortTrafficStatus {
   std::optional<double> rate;
   // The learned baseline (bytes/s); nullopt until min_baseline_samples active samples.
   std::optional<double> baseline;
-  // Why the port is in its state (for degraded and collapsed; empty otherwise), with the evidence.
+  // Why the port is in its state, with the evidence: for degraded and collapsed, and for idle in
+  // the observation that withdrew a collapse (the whole node paused within the checkpoint
+  // spread); empty otherwise.
   std::string reason;
   // Error counters that rose within the error window.
   std::vector<ErrorCounterRise> error_rises;
@@ -99,7 +103,10 @@ class TrafficDetector {
 
   // Starts `key` from another detector's view (PortTrafficResume). A baseline counts as
   // established (min_baseline_samples values at it) and is then refined by this detector's own
-  // samples as usual. REQUIRES: before the first Observe that includes `key`.
+  // samples as usual. When the port stopped is not known, so a resumed collapse is never
+  // withdrawn as part of a checkpoint (the port may have died long before its siblings stopped)
+  // until the port has carried traffic again. REQUIRES: before the first Observe that includes
+  // `key`.
   void Resume(const PortKey& key, const PortTrafficResume& from);
 
   // The status of every port seen in the last observation.
@@ -130,7 +137,12 @@ class TrafficDetector {
     ConsumerKnowledge consumers = ConsumerKnowledge::kUnknown;  // as given by the sample
     bool traffic_without_consumers = false;                     // active while consumers read kNone
     std::optional<MonoTime> stopped_with_siblings_since;        // collapse pending since
-    std::optional<MonoTime> drop_since;                         // degradation pending since
+    // Since when the port has carried nothing: the start of its first stopped (or carrier-less)
+    // interval, kept through missing samples; unset while it is active, and while
+    // `stop_time_unknown`.
+    std::optional<MonoTime> stopped_since;
+    bool stop_time_unknown = false;      // resumed from another detector, not active since
+    std::optional<MonoTime> drop_since;  // degradation pending since
     PortTrafficStatus status;
   };
   // What the ports of the node look like in the current observation (the siblings' evidence).
@@ -157,6 +169,13 @@ class TrafficDetector {
   SiblingView SiblingsOf(const PortKey& key, const std::map<PortKey, PortFacts>& facts) const;
   void Evaluate(MonoTime at, Tracker& tracker, const PortFacts& own, const SiblingView& siblings);
   void EvaluateStopped(MonoTime at, Tracker& tracker, const SiblingView& siblings);
+  // Marks the port stopped from `from` on, unless it already is (or its stop time is unknown).
+  static void NoteStopped(Tracker& tracker, MonoTime from);
+  // For a port collapsed against active siblings: how long before the whole node stopped the
+  // port itself stopped, when that is within the checkpoint spread and the node has been silent
+  // for the spread since (a pause of the whole node: the collapse is withdrawn); nullopt
+  // otherwise.
+  std::optional<Duration> CheckpointSpreadOf(MonoTime at, const Tracker& tracker) const;
   void EvaluateActive(MonoTime at, Tracker& tracker, const PortFacts& own,
                       const SiblingView& siblings);
   static void Enter(Tracker& tracker, TrafficState state, MonoTime at, std::string reason = {});

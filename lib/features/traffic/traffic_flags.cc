@@ -11,6 +11,10 @@ void AddTrafficFlags(FlagTable& flags, TrafficOptions& o) {
       .AnyDuration("--traffic-collapse-after",
                    "A rail stopped this long while a sibling rail carries traffic is collapsed",
                    o.collapse_after)
+      .AnyDuration("--traffic-checkpoint-spread",
+                   "Every rail stopping within this spread is a pause (a checkpoint): a rail "
+                   "collapsed meanwhile is withdrawn (0 disables)",
+                   o.checkpoint_spread)
       .AnyDuration("--traffic-node-stop-window",
                    "Every rail stopped this long: collapsed (shorter stops are pauses; 0 disables)",
                    o.node_stop_window)

@@ -43,6 +43,16 @@ Status TrafficOptions::Validate() const {
   if (forget_after > Duration::zero() && forget_after <= node_stop_window) {
     return bad("--traffic-forget-after must be longer than --traffic-node-stop-window (or 0)");
   }
+  if (checkpoint_spread < Duration::zero()) {
+    return bad("--traffic-checkpoint-spread must not be negative");
+  }
+  if (checkpoint_spread > Duration::zero() && checkpoint_spread < collapse_after) {
+    return bad("--traffic-checkpoint-spread must be 0 (off) or at least --traffic-collapse-after");
+  }
+  if (checkpoint_spread > Duration::zero() && node_stop_window > Duration::zero() &&
+      checkpoint_spread >= node_stop_window) {
+    return bad("--traffic-checkpoint-spread must be shorter than --traffic-node-stop-window");
+  }
   if (min_baseline_samples < 1 || baseline_samples < min_baseline_samples ||
       baseline_samples > kMaxBaselineSamples) {
     return bad("--traffic-baseline-samples must be between " +

@@ -20,6 +20,14 @@ struct TrafficOptions {
   // collapsed: stopped for this long while at least one sibling rail carries traffic. With a 1 s
   // poll, the drop shows in the next one or two rates: detection within 5 s.
   Duration collapse_after = std::chrono::seconds(3);
+  // A checkpoint reaches the rails one after the other. A rail collapsed against its still
+  // active siblings is withdrawn (idle again: the whole node paused) when every rail of the node
+  // stopped within this spread of the rail's own stop and the node has then been silent for this
+  // long too (a gap between a job's bursts is no pause). A rail that stopped longer than this
+  // before the last of its siblings stays collapsed (it died, then the job stalled). 0 disables
+  // the withdrawal. REQUIRES: 0, or at least collapse_after and shorter than node_stop_window
+  // (when that is not 0).
+  Duration checkpoint_spread = std::chrono::seconds(15);
   // collapsed: every rail of the node stopped for this long (ByteRobust: "0 RDMA traffic within
   // 10 minutes"). Shorter stops are pauses (checkpoints) and read idle. 0 disables the rule.
   Duration node_stop_window = std::chrono::minutes(10);
