@@ -25,13 +25,15 @@ std::optional<ReadFailureLog::Line> ReadFailureLog::Observe(MonoTime at, bool fa
   last_warning_ = at;
   warned_ = true;
   warned_paths_.insert(paths.begin(), paths.end());
-  std::vector<std::string> described;
-  for (const ReadFailure& failure : named)
-    described.push_back(TerminalSafe(failure.path) + ": " + ErrnoText(failure.sys_errno));
-  std::string text = "inventory: " + std::to_string(errors) + " sysfs read" +
-                     (errors == 1 ? "" : "s") + " failed in this poll";
-  if (!described.empty()) text += " (" + JoinList(described, 4) + ")";
-  if (errors == 0) text = "inventory: a GID table, GID slot or counter is still unknown";
+  std::string text = "inventory: a GID table, GID slot or counter is still unknown";
+  if (errors > 0) {
+    std::vector<std::string> described;
+    for (const ReadFailure& failure : named)
+      described.push_back(TerminalSafe(failure.path) + ": " + ErrnoText(failure.sys_errno));
+    text = "inventory: " + std::to_string(errors) + " sysfs read" + (errors == 1 ? "" : "s") +
+           " failed in this poll";
+    if (!described.empty()) text += " (" + JoinList(described, 4) + ")";
+  }
   return Line{true, text + "; the read_failed finding says what it hides"};
 }
 
