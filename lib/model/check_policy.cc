@@ -28,6 +28,10 @@ constexpr CheckPolicy kPolicies[] = {
     // Links and addresses (netlink detectors).
     {"port_not_active", kWarning, "RoceLinkDown", "diagnose's view of the alert's port state"},
     {"netdev_carrier_down", kWarning, "RoceLinkDown", ""},
+    {"rail_down_under_job", kCritical, "RoceRailDownUnderJob",
+     "the traffic detector's: a rail whose link went down while a job held it (consumers "
+     "present, or traffic in the 5 minutes before); the carrier loss alone is "
+     "netdev_carrier_down (RoceLinkDown, a warning that pages nobody)"},
     {"link_flap", kInfo, "",
      "one flap is an event; link_flapping (RoceLinkFlapping) pages the pattern"},
     {"link_flapping", kWarning, "RoceLinkFlapping", ""},

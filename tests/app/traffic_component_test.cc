@@ -166,9 +166,13 @@ TEST_F(TrafficComponentTest, TrafficNoHolderExplainsIsUnknownAndItsStopNeverCrit
   }
 }
 
-TEST_F(TrafficComponentTest, CarrierFromTheNetlinkStateMakesLinkDown) {
+// The carrier of eth3, lost while its rail carries traffic: link_down, never collapsed, and since
+// the rail carried traffic a second before (its holders unknown here), a rail lost under a job.
+TEST_F(TrafficComponentTest, CarrierLostUnderTrafficIsLinkDownAndARailDownUnderAJob) {
   ASSERT_TRUE(monitor_.Start().ok());
   RunFor(seconds(20));
+  const std::string rail = R"({device="mlx5_3",port="1"})";
+  EXPECT_EQ(Sample("rocewatch_rail_down_under_job" + rail), 0);
   NetdevState down;
   down.name = "eth3";
   down.carrier = false;
@@ -177,8 +181,22 @@ TEST_F(TrafficComponentTest, CarrierFromTheNetlinkStateMakesLinkDown) {
   source_.rates_[3] = 0;
   RunFor(seconds(10));
   EXPECT_EQ(Sample(R"(rocewatch_traffic_state{device="mlx5_3",port="1",state="link_down"})"), 1);
-  EXPECT_TRUE(monitor_.CurrentFindings().empty());
-  EXPECT_TRUE(events_.empty());
+  EXPECT_EQ(Sample("rocewatch_rail_down_under_job" + rail), 1);
+  std::vector<Finding> findings = monitor_.CurrentFindings();
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].check, "rail_down_under_job");
+  EXPECT_EQ(findings[0].severity, Severity::kCritical);
+  ASSERT_EQ(events_.size(), 1u);
+  EXPECT_EQ(events_[0].rfind("mlx5_3/1 traffic normal -> link_down: the link went down while the "
+                             "rail had carried traffic 1s before (who holds it is unknown)",
+                             0),
+            0u)
+      << events_[0];
+  down.carrier = true;  // the link is back
+  netlink_->values.netdev_links["eth3"] = down;
+  netlink_->Write();
+  RunFor(seconds(3));
+  EXPECT_EQ(Sample("rocewatch_rail_down_under_job" + rail), 0);
 }
 
 TEST_F(TrafficComponentTest, ExtraSnapshotsAfterEventsDoNotShortenTheInterval) {

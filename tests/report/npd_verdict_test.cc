@@ -44,6 +44,13 @@ INSTANTIATE_TEST_SUITE_P(
              {kNpdNonOk,
               "critical ipv4_without_roce_v2_gid on mlx5_0/1: ens1f0np0 has 10.0.0.2 but no "
               "RoCE v2 GID (+2 more)"}},
+        Case{"a_rail_down_under_a_job_is_non_ok_beside_its_link_warnings",
+             {kPortDown, Make(Severity::kWarning, "netdev_carrier_down", "ens1f1np1", "no carrier"),
+              Make(Severity::kCritical, "rail_down_under_job", "mlx5_1/1",
+                   "Link down under a job for 3m")},
+             {kNpdNonOk,
+              "critical rail_down_under_job on mlx5_1/1: Link down under a job for 3m "
+              "(+2 more)"}},
         Case{"multi_line_messages_become_one_line",
              {Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5\nsince\t12:00\n")},
              {kNpdNonOk, "critical gid_drift on mlx5_0/1: moved 3 -> 5 since 12:00"}}),

@@ -1,5 +1,6 @@
 #include "diagnose/diagnose_command.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/event_loop.h"
@@ -16,6 +17,7 @@
 #include "diagnose/gid_table_checks.h"
 #include "diagnose/npd_verdict.h"
 #include "diagnose/persisted_state_checks.h"
+#include "diagnose/rail_down_checks.h"
 #include "export/daemon_findings.h"
 #include "inventory/read_failure_checks.h"
 #include "job_awareness/consumer_merge.h"
@@ -202,6 +204,15 @@ void CompleteReport(const HostEnv& env, const DiagnoseOptions& options, const Da
   if (daemon) TakeDaemonLinkFigures(*daemon, report.link_quality);
   std::vector<Finding> checks = CheckPortsAndGidTables(report.snapshot, known_states);
   report.findings.insert(report.findings.end(), checks.begin(), checks.end());
+  if (report.consumers) {
+    // With --watch the traffic detector may have found the same already.
+    for (Finding& f : CheckRailsDownUnderJob(report.snapshot, known_states, *report.consumers)) {
+      const bool known = std::any_of(
+          report.findings.begin(), report.findings.end(),
+          [&f](const Finding& g) { return g.check == f.check && g.subject == f.subject; });
+      if (!known) report.findings.push_back(std::move(f));
+    }
+  }
   // What failed reads leave unknown (with --watch the inventory component reported it).
   if (!options.watch) {
     std::vector<Finding> unknown =

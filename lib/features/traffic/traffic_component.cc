@@ -172,15 +172,19 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
   detector_.Observe(snapshot.taken_at, samples);
   if (consumers) ProvideUnexplained(ctx, samples);
 
-  // Entering and leaving degraded or collapsed are events; pauses and link changes are not (the
-  // netlink component reports the link).
+  // Entering and leaving degraded or collapsed are events, and a link lost under a job; pauses and
+  // other link changes are not (the netlink component reports the link).
   std::map<PortKey, TrafficState> states;
   for (const auto& [key, status] : detector_.ports()) {
     states.emplace(key, status.state);
     auto before = last_states_.find(key);
     const TrafficState previous =
         before == last_states_.end() ? TrafficState::kIdle : before->second;
-    if (previous == status.state || !(IsTrouble(previous) || IsTrouble(status.state))) continue;
+    const bool lost_under_job = status.state == TrafficState::kLinkDown && status.down_under_job;
+    if (previous == status.state ||
+        !(IsTrouble(previous) || IsTrouble(status.state) || lost_under_job)) {
+      continue;
+    }
     std::string what = key.ToString() + " traffic " + TrafficStateLabel(previous) + " -> " +
                        TrafficStateLabel(status.state);
     if (restored_pending_.count(key) != 0) what += " (restored at start, judged on live counters)";
@@ -188,7 +192,8 @@ void TrafficComponent::OnSnapshot(MonitorContext& ctx, const NodeSnapshot& snaps
     if (consumers)
       what += "; consumers: " +
               DescribeEffectiveConsumers(consumers, ctx.state().traffic_unexplained(), key.device);
-    ctx.RecordEvent(what, IsTrouble(status.state) ? Severity::kWarning : Severity::kInfo);
+    ctx.RecordEvent(
+        what, IsTrouble(status.state) || lost_under_job ? Severity::kWarning : Severity::kInfo);
   }
   last_states_ = std::move(states);
   JudgeRestored(ctx);
@@ -202,6 +207,7 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
   constexpr std::string_view state_name = kTrafficStateMetric;
   constexpr std::string_view node_wide_name = kTrafficCollapsedNodeWideMetric;
   constexpr std::string_view consumers_name = kTrafficConsumersMetric;
+  constexpr std::string_view down_under_job_name = kRailDownUnderJobMetric;
   out.DeclareGauges({
       {rate_name,
        "RDMA traffic of the port (transmit + receive bytes per second) over the last poll "
@@ -221,6 +227,9 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
        "1 for what the traffic detector knows of the port's consumers (present, none, unknown; "
        "unknown also where traffic proves a consumer no process is seen holding), 0 for the "
        "others: the knowledge its findings and the traffic alerts use."},
+      {down_under_job_name,
+       "1 while the port's link is down and a job holds the rail (its consumers present, or "
+       "traffic on it shortly before the link went down): the finding rail_down_under_job."},
   });
   for (const auto& [key, status] : detector_.ports()) {
     const Labels labels = {{"device", key.device}, {"port", std::to_string(key.port)}};
@@ -233,6 +242,8 @@ void TrafficComponent::AppendMetrics(const MonitorContext& ctx, MetricFamilies& 
     }
     out.Gauge(node_wide_name, "", labels,
               status.state == TrafficState::kCollapsed && status.node_wide ? 1 : 0);
+    out.Gauge(down_under_job_name, "", labels,
+              status.state == TrafficState::kLinkDown && status.down_under_job ? 1 : 0);
     for (ConsumerKnowledge knowledge :
          {ConsumerKnowledge::kPresent, ConsumerKnowledge::kNone, ConsumerKnowledge::kUnknown}) {
       Labels with_knowledge = labels;

@@ -113,6 +113,7 @@ void TrafficDetector::Enter(Tracker& tracker, TrafficState state, MonoTime at, s
   }
   tracker.status.reason = std::move(reason);
   tracker.status.node_wide = false;
+  tracker.status.down_under_job = false;
 }
 
 void TrafficDetector::Resume(const PortKey& key, const PortTrafficResume& from) {
@@ -219,9 +220,10 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
     NoteStopped(tracker, tracker.rate ? tracker.rate_from : at);
     tracker.stopped_with_siblings_since.reset();
     tracker.drop_since.reset();
-    Enter(tracker, TrafficState::kLinkDown, at);
+    EnterLinkDown(at, tracker);
     return;
   }
+  tracker.in_use_when_link_lost.clear();
   if (!tracker.rate) {
     // A missing sample changes nothing, except that link_down ends with the carrier loss: a port
     // with no byte counters (soft-RoCE has no counters/) never gets a rate, and one with counters
@@ -231,6 +233,7 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
     return;
   }
   if (own.active) {
+    tracker.last_active_at = at;
     tracker.stopped_with_siblings_since.reset();
     tracker.stopped_since.reset();
     tracker.stop_time_unknown = false;
@@ -240,6 +243,33 @@ void TrafficDetector::Evaluate(MonoTime at, Tracker& tracker, const PortFacts& o
     NoteStopped(tracker, tracker.rate_from);
     EvaluateStopped(at, tracker, siblings);
   }
+}
+
+std::string TrafficDetector::InUseEvidence(MonoTime at, const Tracker& tracker) {
+  const ConsumerKnowledge consumers = EffectiveConsumers(tracker);
+  if (consumers == ConsumerKnowledge::kPresent) return "processes held the rail";
+  // Consumers known to be gone (a drained node): the traffic before was a job that has ended.
+  if (consumers == ConsumerKnowledge::kNone || !tracker.last_active_at ||
+      at - *tracker.last_active_at > kRailInUseWindow) {
+    return {};
+  }
+  return "the rail had carried traffic " + WholeSeconds(at - *tracker.last_active_at) +
+         " before (who holds it is unknown)";
+}
+
+void TrafficDetector::EnterLinkDown(MonoTime at, Tracker& tracker) {
+  if (tracker.status.state != TrafficState::kLinkDown) {
+    tracker.in_use_when_link_lost = InUseEvidence(at, tracker);
+  }
+  std::string reason;
+  if (!tracker.in_use_when_link_lost.empty()) {
+    reason = "the link went down while " + tracker.in_use_when_link_lost;
+  } else if (EffectiveConsumers(tracker) == ConsumerKnowledge::kPresent) {
+    reason = "the link is down while processes hold the rail";
+  }
+  const bool under_job = !reason.empty();
+  Enter(tracker, TrafficState::kLinkDown, at, std::move(reason));
+  tracker.status.down_under_job = under_job;
 }
 
 void TrafficDetector::NoteStopped(Tracker& tracker, MonoTime from) {
@@ -375,6 +405,12 @@ std::vector<Finding> TrafficDetector::Findings() const {
       "the same while rocewatch cannot tell who holds the rails (traffic that no process holds "
       "comes from a kernel RDMA user such as NFS over RDMA or NVMe-oF). Give rocewatch read "
       "access to /proc or the kubelet's pod-resources socket so that it can tell."};
+  static const Kind kRailDown = {
+      "rail_down_under_job", "Link down under a job",
+      "The job on this node has lost this rail: its collectives over it stall or fail (NCCL does "
+      "not move a communicator to the remaining rails). Drain the node and restart the job on "
+      "healthy nodes, then repair the link: admin state, cable, optics, the switch port "
+      "(rocewatch diagnose: link_down_reason)."};
   static const Kind kDegraded = {
       "traffic_degraded", "RDMA traffic degraded",
       "Compare the rail with its siblings: retransmissions and ACK timeouts point at the link "
@@ -388,6 +424,8 @@ std::vector<Finding> TrafficDetector::Findings() const {
       kind = IsUnattributedNodeStop(status) ? &kNodeStopped : &kCollapsed;
     } else if (status.state == TrafficState::kDegraded) {
       kind = &kDegraded;
+    } else if (status.state == TrafficState::kLinkDown && status.down_under_job) {
+      kind = &kRailDown;
     }
     if (kind == nullptr) continue;
     findings.push_back({SeverityOf(kind->check), kind->check, key.ToString(),

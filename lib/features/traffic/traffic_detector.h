@@ -30,6 +30,10 @@
 
 namespace rocewatch {
 
+// A rail that carried traffic this recently when its link went down was in use then (unless its
+// consumers were known to be gone).
+inline constexpr Duration kRailInUseWindow = std::chrono::minutes(5);
+
 // One port's counters and carrier at one instant.
 struct PortTrafficSample {
   PortKey key;
@@ -56,9 +60,9 @@ struct PortTrafficStatus {
   std::optional<double> rate;
   // The learned baseline (bytes/s); nullopt until min_baseline_samples active samples.
   std::optional<double> baseline;
-  // Why the port is in its state, with the evidence: for degraded and collapsed, and for idle in
-  // the observation that withdrew a collapse (the whole node paused within the checkpoint
-  // spread); empty otherwise.
+  // Why the port is in its state, with the evidence: for degraded and collapsed, for link_down
+  // under a job, and for idle in the observation that withdrew a collapse (the whole node paused
+  // within the checkpoint spread); empty otherwise.
   std::string reason;
   // Error counters that rose within the error window.
   std::vector<ErrorCounterRise> error_rises;
@@ -70,6 +74,11 @@ struct PortTrafficStatus {
   // active siblings. With consumers kUnknown such a collapse may be a node idle between jobs: its
   // finding is a warning, not critical.
   bool node_wide = false;
+  // link_down while a job holds the rail: its consumers are present now, or when the link went
+  // down they were present, or the rail had carried traffic within kRailInUseWindow and its
+  // consumers were not known to be gone. Held until the carrier is back, also after the
+  // consumers exit. False in every other state.
+  bool down_under_job = false;
 };
 
 // A node-wide stop that no known consumer explains (consumers not kPresent, including traffic
@@ -116,7 +125,9 @@ class TrafficDetector {
   // traffic_collapsed (critical) per collapsed port, traffic_node_stopped (warning) instead for
   // a node-wide stop that IsUnattributedNodeStop, traffic_degraded (warning) per degraded port,
   // each with its reason and the error counters that rose with the drop. A port without carrier
-  // gets none here: the netlink component reports the carrier loss (one cause, one alert).
+  // gets rail_down_under_job (critical) when PortTrafficStatus::down_under_job, nothing
+  // otherwise: the netlink component reports the carrier loss itself (a warning); that it hit a
+  // job is this detector's to say, which alone knows the rail's traffic.
   std::vector<Finding> Findings() const;
 
   const TrafficOptions& options() const { return options_; }
@@ -141,7 +152,11 @@ class TrafficDetector {
     // interval, kept through missing samples; unset while it is active, and while
     // `stop_time_unknown`.
     std::optional<MonoTime> stopped_since;
-    bool stop_time_unknown = false;      // resumed from another detector, not active since
+    bool stop_time_unknown = false;          // resumed from another detector, not active since
+    std::optional<MonoTime> last_active_at;  // the last observation in which it was active
+    // Why the rail was in use when its link went down ("processes held the rail"); empty when it
+    // was not, or while the link is up.
+    std::string in_use_when_link_lost;
     std::optional<MonoTime> drop_since;  // degradation pending since
     PortTrafficStatus status;
   };
@@ -171,6 +186,10 @@ class TrafficDetector {
   void EvaluateStopped(MonoTime at, Tracker& tracker, const SiblingView& siblings);
   // Marks the port stopped from `from` on, unless it already is (or its stop time is unknown).
   static void NoteStopped(Tracker& tracker, MonoTime from);
+  // Why the rail is in use at `at` (its link going down then), or empty.
+  static std::string InUseEvidence(MonoTime at, const Tracker& tracker);
+  // The port without carrier: link_down, under a job or not.
+  static void EnterLinkDown(MonoTime at, Tracker& tracker);
   // For a port collapsed against active siblings: how long before the whole node stopped the
   // port itself stopped, when that is within the checkpoint spread and the node has been silent
   // for the spread since (a pause of the whole node: the collapse is withdrawn); nullopt

@@ -9,6 +9,7 @@ inline constexpr char kTrafficBaselineMetric[] = "rocewatch_traffic_baseline_byt
 inline constexpr char kTrafficStateMetric[] = "rocewatch_traffic_state";
 inline constexpr char kTrafficCollapsedNodeWideMetric[] = "rocewatch_traffic_collapsed_node_wide";
 inline constexpr char kTrafficConsumersMetric[] = "rocewatch_traffic_consumers";
+inline constexpr char kRailDownUnderJobMetric[] = "rocewatch_rail_down_under_job";
 inline constexpr char kTrafficRateBytesPerSecondMetric[] =
     "rocewatch_traffic_rate_bytes_per_second";
 
