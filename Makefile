@@ -58,9 +58,21 @@ image:
 	scripts/build-image.sh $(IMAGE)
 
 # Builds the image and runs its binary from the mounted image (tests/image; docs/deploy.md).
+# IMAGE_BINARIES=tree packs the binary of $(BUILD), installed stripped into $(BUILD)/image-root:
+# the one `make test` tested (CI does so); unset, the image's build stage compiles the sources.
+IMAGE_BINARIES ?=
+image_root = $(abspath $(BUILD))/image-root
 test-image: build
 	@scripts/install-deps.sh build image
+ifeq ($(IMAGE_BINARIES),tree)
+	@rm -rf $(image_root)
+	@DESTDIR=$(image_root) cmake --install $(BUILD) --prefix /usr/local --strip >/dev/null
+	ROCEWATCH_IMAGE_BINARIES=$(image_root) ctest --test-dir $(BUILD) --output-on-failure -L image
+else ifeq ($(IMAGE_BINARIES),)
 	ctest --test-dir $(BUILD) --output-on-failure -L image
+else
+	@echo "make test-image: IMAGE_BINARIES is 'tree' or empty, not '$(IMAGE_BINARIES)'" >&2; exit 2
+endif
 
 # Sanitizer builds (clang) run the unit and integration tests. Suppressions, each justified in
 # its file: tests/sanitizers/. TSAN_LABELS narrows the TSan run (CI: see .ci/run).

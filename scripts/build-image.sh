@@ -8,6 +8,11 @@
 #                  imported as localhost/rocewatch-debian-base:bookworm and reused afterwards).
 #   DEBIAN_MIRROR  the archive mmdebstrap reads (default http://deb.debian.org/debian).
 #   PULL_TIMEOUT   seconds to wait for the public base image (default 60).
+#   ROCEWATCH_IMAGE_BINARIES
+#                  an installed tree (DESTDIR of `cmake --install BUILD --prefix /usr/local
+#                  --strip`) to pack instead of compiling in the build stage: the image then holds
+#                  the very binary a test run tested (`make test-image` in CI). Unset: the build
+#                  stage compiles the sources in Release, as a release build does.
 # Prints the image's name, size and the build's wall time on the last lines. podman builds with
 # --isolation=chroot, which needs no working container runtime (`podman run` may not work here).
 set -euo pipefail
@@ -66,6 +71,23 @@ fi
 echo "build-image: base image $base"
 
 revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
+context=$root prebuilt=""
+if [ -n "${ROCEWATCH_IMAGE_BINARIES:-}" ]; then
+  [ -x "$ROCEWATCH_IMAGE_BINARIES/usr/local/bin/rocewatch" ] || {
+    echo "build-image: $ROCEWATCH_IMAGE_BINARIES/usr/local/bin/rocewatch is not an installed binary" >&2
+    exit 1
+  }
+  # A context of its own: what the stages copy from the sources, and the installed tree.
+  context=$(mktemp -d "${TMPDIR:-/tmp}/rocewatch-image.XXXXXX")
+  # shellcheck disable=SC2064
+  trap "rm -rf '$context'" EXIT
+  mkdir -p "$context/scripts"
+  cp "$root/LICENSE" "$context/"
+  cp "$root/scripts/install-deps.sh" "$context/scripts/"
+  cp -a "$ROCEWATCH_IMAGE_BINARIES" "$context/prebuilt"
+  prebuilt=prebuilt
+  echo "build-image: packing the installed tree $ROCEWATCH_IMAGE_BINARIES (no compile)"
+fi
 podman build --isolation=chroot --pull=missing \
   --file "$root/deploy/container/Dockerfile" \
   --ignorefile "$root/deploy/container/Dockerfile.dockerignore" \
@@ -73,7 +95,8 @@ podman build --isolation=chroot --pull=missing \
   --build-arg BASE_IMAGE="$base" \
   --build-arg VERSION="$version" \
   --build-arg REVISION="$revision" \
-  --tag "$image" "$root"
+  --build-arg PREBUILT="$prebuilt" \
+  --tag "$image" "$context"
 
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "build-image: built $image from $base in $((SECONDS - begin)) s"
