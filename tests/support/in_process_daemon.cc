@@ -74,13 +74,16 @@ Status InProcessDaemon::Poll() {
 }
 
 std::string StableExposition(const std::string& exposition) {
-  // Left out: times and durations; traffic series (they depend on poll timing); and the GID drift
+  // Left out: times and durations; the traffic detector's series (rocewatch_traffic_* and
+  // rocewatch_rail_down_under_job: they depend on poll timing, and the detector keeps a port
+  // that vanished, as its traffic history); and the GID drift
   // counters, which by design outlive a device that vanishes (a driver reload must not reset a
   // counter), so they are not part of "the device is absent or complete".
   static const std::regex volatile_series(
       "^(rocewatch_poll_duration_seconds|rocewatch_last_poll_timestamp_seconds|"
       "rocewatch_source_errors_total|rocewatch_traffic_|rocewatch_gid_drift_events_total|"
-      "rocewatch_gid_last_drift_timestamp_seconds|rocewatch_component_)");
+      "rocewatch_gid_last_drift_timestamp_seconds|rocewatch_component_|"
+      "rocewatch_rail_down_under_job)");
   std::istringstream lines(exposition);
   std::ostringstream out;
   std::string line;
