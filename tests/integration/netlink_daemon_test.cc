@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <thread>
 
@@ -31,6 +32,9 @@ class NetlinkDaemonTest : public ::testing::Test {
     ASSERT_TRUE(WriteSysfsFixture(sysfs_, {RoceDevice("mlx5_0", "rnic0", "0c:42:a1:5e:00:01",
                                                       {"10.77.0.1/24"}, 0, 16)})
                     .ok());
+    // The daemon's host root is the test's directory: its sysfs, and a procfs of no process (the
+    // machine's processes are not this test's world).
+    std::filesystem::create_directories(dir_.path() + "/proc");
   }
   void TearDown() override {
     if (daemon_ && HasFailure()) ADD_FAILURE() << "daemon log:\n" << daemon_->ReadLog();
@@ -39,8 +43,8 @@ class NetlinkDaemonTest : public ::testing::Test {
   }
 
   void StartDaemon(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"--sysfs-root", sysfs_, "--gid-source",       "sysfs",
-                                     "--state-file", "",     "--ip-missing-grace", "2s"};
+    std::vector<std::string> args = {"--host-root",  dir_.path(), "--gid-source",       "sysfs",
+                                     "--state-file", "",          "--ip-missing-grace", "2s"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto daemon = DaemonProcess::Start(args, ns_->name());
     ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();

@@ -12,6 +12,7 @@ namespace rocewatch {
 InProcessDaemon::InProcessDaemon(const FileSystem& fs, const std::string& sysfs_root) : host_(fs) {
   host_.env().clock = &clock_;
   options_.common.paths.sysfs_root = sysfs_root;
+  options_.common.paths.procfs_root = procfs_dir_.path();
   options_.common.gid_source = GidSourceChoice::kSysfs;
   options_.state_file.clear();
   options_.listen = ListenAddress{"127.0.0.1", 0};

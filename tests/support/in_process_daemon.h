@@ -6,6 +6,9 @@
 // polls are driven by the test (Poll(): the loop polls and the test waits for it; the periodic
 // poll is an hour apart), while scrapers hit the real HTTP endpoint from other threads.
 // Between two Poll() calls the loop touches nothing of the test's file system.
+// The daemon's procfs is an empty directory of the object's own, never the host's /proc: the
+// processes of the machine (other tests among them) come and go, and a node-wide series such as
+// rocewatch_consumer_blind_processes would follow them.
 
 #include <functional>
 #include <memory>
@@ -19,6 +22,7 @@
 #include "daemon/run_command.h"
 #include "os/file_system.h"
 #include "support/fake_host_env.h"
+#include "support/temp_dir.h"
 
 namespace rocewatch {
 
@@ -54,6 +58,7 @@ class InProcessDaemon {
   void OnLoop(std::function<void()> task);
 
   SystemClock clock_;
+  TempDir procfs_dir_;  // the daemon's procfs root: empty, no process to find
   FakeHostEnv host_;
   RunOptions options_;
   Duration read_deadline_ = Daemon::Resources{}.read_deadline;
