@@ -40,35 +40,16 @@ E2E_RULE_SCALE=20
 KEEP_FIRING_FOR=8  # 2m45s / 20
 sim_node_create 3
 
-# The job, in the fixture's procfs: the files the consumer scan reads (procfs_consumer_scanner.h).
+# The job, in the fixture's procfs (holding the verbs nodes of mlx5_0 and mlx5_1); mlx5_2's verbs
+# node exists and nobody holds it.
 JOB_PID=4242
-proc="$SIM_HOST_ROOT/proc"
-# stat_line PID COMM PPID FLAGS START: a /proc/PID/stat line (52 fields; 9 flags, 22 start time).
-stat_line() {
-  printf '%s (%s) S %s %s %s 0 -1 %s 0 0 0 0 0 0 0 0 20 0 1 0 %s%s\n' \
-    "$1" "$2" "$3" "$1" "$1" "$4" "$5" "$(printf ' 0%.0s' {1..30})"
-}
-mkdir -p "$proc/2/fd" "$proc/$JOB_PID/fd"
-echo kthreadd >"$proc/2/comm"
-stat_line 2 kthreadd 0 2129984 2 >"$proc/2/stat"  # PF_KTHREAD
-echo python3 >"$proc/$JOB_PID/comm"
-stat_line "$JOB_PID" python3 1 4194560 123456 >"$proc/$JOB_PID/stat"
-echo "0::/system.slice/slurmstepd.scope/job_81/step_0/user/task_0" >"$proc/$JOB_PID/cgroup"
-printf '%s\0' PATH=/usr/bin SLURM_JOB_ID=81 NCCL_IB_HCA=mlx5_0,mlx5_1 NCCL_IB_GID_INDEX=3 \
-  >"$proc/$JOB_PID/environ"
-echo "7f1c30000000-7f1c30200000 r-xp 00000000 fd:01 4242 /usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3" \
-  >"$proc/$JOB_PID/maps"
-ln -s /dev/null "$proc/$JOB_PID/fd/0"
-for r in 0 1 2; do
-  mkdir -p "$SIM_SYSFS/class/infiniband_verbs/uverbs$r"
-  echo "mlx5_$r" >"$SIM_SYSFS/class/infiniband_verbs/uverbs$r/ibdev"
-done
-ln -s /dev/infiniband/uverbs0 "$proc/$JOB_PID/fd/40"
-ln -s /dev/infiniband/uverbs1 "$proc/$JOB_PID/fd/41"
+sim_fixture_job "$JOB_PID" 81 0 1
+mkdir -p "$SIM_SYSFS/class/infiniband_verbs/uverbs2"
+echo mlx5_2 >"$SIM_SYSFS/class/infiniband_verbs/uverbs2/ibdev"
 
 e2e_start_receiver
 e2e_start_alertmanager
-sim_node_start_daemon --host-root "$SIM_HOST_ROOT" --interval 1s --gid-source sysfs --log-level info
+sim_node_start_daemon --interval 1s --gid-source sysfs --log-level info
 e2e_start_prometheus "$NODE_TARGET"
 e2e_log "namespace $E2E_NETNS: rocewatch $NODE_TARGET, prometheus $PROM_URL, alertmanager $AM_URL"
 

@@ -7,11 +7,11 @@
 #
 # Three incidents open at once: rail 0's policy rule `from 10.0.0.2 lookup 100` is wiped, rail 1
 # flaps and its address never comes back, rail 2's traffic stops while a process holds its
-# device (a stand-in job: a process with /dev/infiniband/uverbs2 open, in a mount namespace of
-# its own) and rails 0 and 1 carry on. RocePolicyRulesMissing, RoceIpMissing and
-# RoceTrafficCollapsed fire; the critical ones page. Then the daemon is stopped (SIGTERM) and
-# started again, between two scrapes (a DaemonSet rollout; the restart itself takes well under
-# a scrape interval here), while the rule, the address and the traffic are still gone. Asserted:
+# device (a job in the fixture's procfs: the daemon runs on the fixture's host root and judges
+# no process of the machine running the test) and rails 0 and 1 carry on.
+# RocePolicyRulesMissing, RoceIpMissing and RoceTrafficCollapsed fire; the critical ones page.
+# Then the daemon is stopped (SIGTERM) and started again, between two scrapes (a DaemonSet
+# rollout; the restart itself takes well under a scrape interval here), while the rule, the address and the traffic are still gone. Asserted:
 #   - right after the restart the daemon exports the three incidents (not idle/0), with the
 #     original `since` in its findings, and rocewatch_restored_incidents says what it restored;
 #   - the three alerts stay firing in Prometheus with the same activeAt (no `for:` restarted);
@@ -20,13 +20,13 @@
 # Takes about 95 s here (most of it the traffic baseline, `for:` windows and group intervals);
 # the overall deadline is 240 s.
 #
-# Exit 77 (skip) without root / network namespaces / unshare, or when prometheus,
+# Exit 77 (skip) without root / network namespaces, or when prometheus,
 # prometheus-alertmanager, promtool, amtool, curl or python3 is missing.
 set -euo pipefail
 source "$(dirname "$0")/monitoring_stack.sh"
 source "$(dirname "$0")/simulated_node.sh"
 
-e2e_require_commands prometheus prometheus-alertmanager promtool amtool curl python3 unshare
+e2e_require_commands prometheus prometheus-alertmanager promtool amtool curl python3
 e2e_setup 240
 E2E_SCRAPE_INTERVAL=5s
 sim_node_create 3
@@ -48,14 +48,9 @@ e2e_start traffic bash -c '
     sleep 0.5
   done' traffic "$SIM_SYSFS" "$E2E_DIR"
 
-# The job of rail 2: a process holding the device's verbs node, as a real job does. The node is
-# a file on a tmpfs mounted over /dev in a mount namespace of the job's own: the host's /dev is
-# untouched, and /proc/PID/fd/N still reads /dev/infiniband/uverbs2.
-mkdir -p "$SIM_SYSFS/class/infiniband_verbs/uverbs2"
-echo mlx5_2 >"$SIM_SYSFS/class/infiniband_verbs/uverbs2/ibdev"
-e2e_start job unshare --mount --propagation private bash -c \
-  'mount -t tmpfs none /dev && mkdir /dev/infiniband && : >/dev/infiniband/uverbs2 &&
-   exec 3</dev/infiniband/uverbs2 && exec sleep 3600'
+# The job of rail 2, in the fixture's procfs (the daemon's host root): pid 4242 of Slurm job 81,
+# holding mlx5_2's verbs node.
+sim_fixture_job 4242 81 2
 
 e2e_start_receiver
 e2e_start_alertmanager
@@ -125,7 +120,7 @@ restart_begin=$(date +%s.%N)
 kill -TERM "$DAEMON_PID"
 while kill -0 "$DAEMON_PID" 2>/dev/null; do sleep 0.02; done
 port=${NODE_TARGET##*:}
-e2e_start rocewatch-2 "$ROCEWATCH_BINARY" run --sysfs-root "$SIM_SYSFS" --listen "$NODE_TARGET" \
+e2e_start rocewatch-2 "$ROCEWATCH_BINARY" run --host-root "$SIM_HOST_ROOT" --listen "$NODE_TARGET" \
   --state-file "$E2E_DIR/rocewatch-state.json" "${DAEMON_ARGS[@]}"
 DAEMON_PID=${E2E_PIDS[-1]}
 until e2e_http_ok "http://$NODE_TARGET/healthz"; do sleep 0.02; done

@@ -118,7 +118,7 @@ outage() {
   # The outage itself: a fixed length by definition (the checks above ran inside it).
   sleep_until "$(python3 -c "print($stopped + $away)")"
   restarts=$((restarts + 1))
-  e2e_start "rocewatch-$restarts" "$ROCEWATCH_BINARY" run --sysfs-root "$SIM_SYSFS" \
+  e2e_start "rocewatch-$restarts" "$ROCEWATCH_BINARY" run --host-root "$SIM_HOST_ROOT" \
     --listen "$NODE_TARGET" --state-file "$E2E_DIR/rocewatch-state.json" "${DAEMON_ARGS[@]}"
   DAEMON_PID=${E2E_PIDS[-1]}
   until e2e_http_ok "http://$NODE_TARGET/healthz"; do sleep 0.02; done

@@ -6,6 +6,7 @@ source "$(dirname "$0")/deploy_lib.sh"
 binary=${ROCEWATCH_BINARY:?ROCEWATCH_BINARY is not set}
 need_tool python3 "Debian package python3"
 make_loopback_rnic "$work/sys" "4: ACTIVE" yes
+mkdir -p "$work/proc" # the daemon's host root is $work: its procfs holds no process
 
 python3 - "$binary" "$work" <<'PY'
 import os, signal, socket, subprocess, sys, time
@@ -16,7 +17,7 @@ manager.bind(f"{work}/notify")
 env = dict(os.environ, NOTIFY_SOCKET=f"{work}/notify", WATCHDOG_USEC="400000")
 env.pop("WATCHDOG_PID", None)
 daemon = subprocess.Popen(
-    [binary, "run", f"--sysfs-root={work}/sys", "--listen=127.0.0.1:0", "--state-file=",
+    [binary, "run", f"--host-root={work}", "--listen=127.0.0.1:0", "--state-file=",
      "--interval=100ms"], env=env, stdout=subprocess.DEVNULL, stderr=open(f"{work}/daemon.log", "w"))
 
 def receive(deadline):

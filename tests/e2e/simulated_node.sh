@@ -55,25 +55,61 @@ sim_node_create() {
   done
   "$fixture_tool" rails "$SIM_RAILS" "$E2E_DIR/node" >/dev/null || e2e_fail "rocewatch-fixture"
   SIM_SYSFS="$E2E_DIR/node/sys"
-  # The node's host root for diagnose (--host-root): its sysfs and a procfs of no process but a
-  # boot id, so a one-shot report judges this node alone, never the processes of the machine
-  # running the test. The boot id is this boot's: the daemon under test runs on it, and diagnose
-  # merges only the findings of a daemon of the same boot.
+  # The node's host root for the daemon and diagnose (--host-root): its sysfs and a procfs of
+  # kthreadd alone (the host's process namespace: the scan sees every process, and none holds a
+  # device) and a boot id, so that they judge this node alone, never the processes of the machine
+  # running the test. A test adds its jobs with sim_fixture_job. The boot id is this boot's: the
+  # daemon under test runs on it, and diagnose merges only the findings of a daemon of the same
+  # boot.
   SIM_HOST_ROOT="$E2E_DIR/node"
   mkdir -p "$SIM_HOST_ROOT/proc/sys/kernel/random"
   cat /proc/sys/kernel/random/boot_id >"$SIM_HOST_ROOT/proc/sys/kernel/random/boot_id"
+  sim_fixture_process 2 kthreadd 0 2129984 2 # PF_KTHREAD
   SIM_PORT="$SIM_SYSFS/class/infiniband/mlx5_0/ports/1"
   [ "$(cat "$SIM_PORT/gids/3")" = "$SIM_IPV4_GID" ] || e2e_fail "unexpected fixture: gids/3 is not $SIM_IPV4_GID"
 }
 
 sim_rail_netdev() { echo "ens$(($1 + 1))f0np0"; }
 
+# sim_fixture_process PID COMM PPID FLAGS START: a process in the fixture's procfs, with the
+# files the consumer scan reads first (procfs_consumer_scanner.h): comm, and a stat line of 52
+# fields (9: flags, 22: start time in clock ticks).
+sim_fixture_process() {
+  local dir="$SIM_HOST_ROOT/proc/$1"
+  mkdir -p "$dir/fd"
+  echo "$2" >"$dir/comm"
+  printf '%s (%s) S %s %s %s 0 -1 %s 0 0 0 0 0 0 0 0 20 0 1 0 %s%s\n' \
+    "$1" "$2" "$3" "$1" "$1" "$4" "$5" "$(printf ' 0%.0s' {1..30})" >"$dir/stat"
+}
+
+# sim_fixture_job PID JOB RAIL...: python3 (PID) of Slurm job JOB in the fixture's procfs, as
+# `rocewatch collect` records one: NCCL on the given rails at GID index 3, libnccl mapped, and
+# the verbs node of each rail's device open (uverbsR of mlx5_R, made in the fixture's sysfs).
+sim_fixture_job() {
+  local pid=$1 job=$2 r fd=40 hcas=""
+  shift 2
+  local dir="$SIM_HOST_ROOT/proc/$pid"
+  sim_fixture_process "$pid" python3 1 4194560 123456
+  echo "0::/system.slice/slurmstepd.scope/job_$job/step_0/user/task_0" >"$dir/cgroup"
+  for r in "$@"; do hcas+="${hcas:+,}mlx5_$r"; done
+  printf '%s\0' PATH=/usr/bin "SLURM_JOB_ID=$job" "NCCL_IB_HCA=$hcas" NCCL_IB_GID_INDEX=3 \
+    >"$dir/environ"
+  echo "7f1c30000000-7f1c30200000 r-xp 00000000 fd:01 4242 /usr/lib/x86_64-linux-gnu/libnccl.so.2.18.3" \
+    >"$dir/maps"
+  ln -sf /dev/null "$dir/fd/0"
+  for r in "$@"; do
+    mkdir -p "$SIM_SYSFS/class/infiniband_verbs/uverbs$r"
+    echo "mlx5_$r" >"$SIM_SYSFS/class/infiniband_verbs/uverbs$r/ibdev"
+    ln -sf "/dev/infiniband/uverbs$r" "$dir/fd/$((fd++))"
+  done
+}
+
 # sim_node_start_daemon ARGS...: `rocewatch run` on the fixture in the namespace.
 sim_node_start_daemon() {
   local port
   port=$(e2e_free_port)
   NODE_TARGET="127.0.0.1:$port"
-  e2e_start rocewatch "$ROCEWATCH_BINARY" run --sysfs-root "$SIM_SYSFS" --listen "$NODE_TARGET" \
+  e2e_start rocewatch "$ROCEWATCH_BINARY" run --host-root "$SIM_HOST_ROOT" --listen "$NODE_TARGET" \
     --state-file "$E2E_DIR/rocewatch-state.json" "$@"
   e2e_wait_until 30 "rocewatch /healthz" e2e_http_ok "http://$NODE_TARGET/healthz"
 }

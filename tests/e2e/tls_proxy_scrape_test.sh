@@ -36,8 +36,10 @@ e2e_log "render: rocewatch listens $listen, proxy upstream $upstream, paths $all
 [ "$scheme" = https ] || e2e_fail "the ServiceMonitor scrapes $scheme, not https"
 
 # The daemon as rendered, on a free loopback port (the render's port is the host's 9879).
+# Its host root is the fixture's: the sysfs, and a procfs of no process (never the machine's).
 port=$(e2e_free_port)
-e2e_start rocewatch "$ROCEWATCH_BINARY" run --sysfs-root "$E2E_DIR/node/sys" --listen "127.0.0.1:$port" \
+mkdir -p "$E2E_DIR/node/proc"
+e2e_start rocewatch "$ROCEWATCH_BINARY" run --host-root "$E2E_DIR/node" --listen "127.0.0.1:$port" \
   --state-file "" --api-socket ""
 e2e_wait_until 30 "rocewatch /healthz" e2e_http_ok "http://127.0.0.1:$port/healthz"
 
