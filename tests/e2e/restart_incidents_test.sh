@@ -11,7 +11,8 @@
 # no process of the machine running the test) and rails 0 and 1 carry on.
 # RocePolicyRulesMissing, RoceIpMissing and RoceTrafficCollapsed fire; the critical ones page.
 # Then the daemon is stopped (SIGTERM) and started again, between two scrapes (a DaemonSet
-# rollout; the restart itself takes well under a scrape interval here), while the rule, the address and the traffic are still gone. Asserted:
+# rollout; the restart itself takes well under a scrape interval here), while the rule, the
+# address and the traffic are still gone. Asserted:
 #   - right after the restart the daemon exports the three incidents (not idle/0), with the
 #     original `since` in its findings, and rocewatch_restored_incidents says what it restored;
 #   - the three alerts stay firing in Prometheus with the same activeAt (no `for:` restarted);

@@ -44,9 +44,9 @@ TEST(NetlinkStormDaemonTest, FiftyThousandEventsEndInTheRightStateWithEveryScrap
       {"--host-root", dir.path(), "--state-file", "", "--log-level", "warn"}, (*ns)->name());
   ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
   // Each scrape must be answered within Prometheus's default scrape_timeout (10 s). Under a
-  // sanitizer the daemon runs several times slower, and the resync after the kernel drops events
-  // (ENOBUFS) holds the loop longer: CI saw 11 of 173 scrapes pass 10 s under ASan with a compile
-  // beside it. There the bound is 30 s; an unanswered scrape still fails.
+  // sanitizer the daemon runs several times slower: a CI run under ASan, with a compile beside
+  // it, left 11 of 173 scrapes unanswered after 10 s (the daemon 40.6 s behind the kernel, one
+  // resync). There the bound is 30 s; an unanswered scrape still fails.
   const auto scrape_timeout = kUnderSanitizer ? std::chrono::seconds(30) : std::chrono::seconds(10);
   ScrapeStorm storm((*daemon)->port(), 4, std::chrono::milliseconds(20), scrape_timeout,
                     (*ns)->name());
