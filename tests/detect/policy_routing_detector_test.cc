@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "support/fake_clock.h"
 #include "support/netlink_builders.h"
 
@@ -53,6 +55,35 @@ TEST_F(PolicyRoutingDetectorTest, IntactRoutingIsQuiet) {
   EXPECT_TRUE(At(seconds(60)).missing_rules.empty());
   EXPECT_EQ(At(seconds(0)).expected_rules.begin()->second.size(), 1u);
   EXPECT_EQ(At(seconds(0)).expected_routes.size(), 1u) << "only the route of the policy table";
+}
+
+// A storm of addresses that no rule covers (25,000 on one netdev in the daemon's storm test) leaves
+// nothing expected and no deadline, and each address keeps the time it first appeared.
+TEST_F(PolicyRoutingDetectorTest, AddressesNoRuleCoversExpectNothingAndKeepTheirFirstSighting) {
+  for (int i = 1; i <= 200; ++i)
+    view_.netdevs["rnic0"].addresses.push_back(MakeIp("10.80.0." + std::to_string(i) + "/32"));
+  std::sort(view_.netdevs["rnic0"].addresses.begin(), view_.netdevs["rnic0"].addresses.end());
+  const MonoTime first = clock_.Now() + seconds(1);
+  const auto& p = At(seconds(1));
+  EXPECT_EQ(p.present_since.size(), 201u);
+  ASSERT_EQ(p.expected_rules.size(), 1u) << "only 10.0.0.2, which the /32 rule covers";
+  EXPECT_EQ(p.expected_rules.begin()->first, MakeIp("10.0.0.2/24"));
+
+  auto& addresses = view_.netdevs["rnic0"].addresses;
+  std::erase_if(addresses, [](const IpAddress& a) { return a.address.ends_with("0"); });
+  addresses.push_back(MakeIp("10.80.1.1/32"));
+  std::sort(addresses.begin(), addresses.end());
+  const MonoTime second = clock_.Now() + seconds(2);
+  const auto& q = At(seconds(2));
+  EXPECT_EQ(q.present_since.size(), addresses.size());
+  EXPECT_EQ(q.present_since.at(MakeIp("10.80.0.1/32")), first) << "kept, not renewed";
+  EXPECT_EQ(q.present_since.at(MakeIp("10.80.1.1/32")), second) << "new";
+  EXPECT_EQ(q.present_since.count(MakeIp("10.80.0.10/32")), 0u) << "gone";
+
+  view_.rules.clear();
+  detector_ = PolicyRoutingDetector({.settle = seconds(5)});
+  At(seconds(1));
+  EXPECT_EQ(detector_.NextDeadline(clock_.Now()), std::nullopt) << "nothing can go missing";
 }
 
 TEST_F(PolicyRoutingDetectorTest, RuleDeletedWhileTheAddressStaysIsMissing) {
