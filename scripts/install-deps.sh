@@ -5,6 +5,8 @@
 #                                        munge (end-to-end tests; lldpd is the stand-in switch of the
 #                                        LLDP tests, Slurm the one of slurm-check)
 #   scripts/install-deps.sh bench      + Google Benchmark, node_exporter, strace (benchmarks)
+#   scripts/install-deps.sh fuzz       + clang, its sanitizer runtimes and lld (the ASan and TSan trees,
+#                                        libFuzzer; where lld is installed, every tree links with it)
 #   scripts/install-deps.sh image      + podman, buildah, mmdebstrap (make image, make test-image)
 #   scripts/install-deps.sh format     + clang-format (make format, make check-format)
 #   scripts/install-deps.sh kernel     + qemu-system-x86 (make test-kernel: the soft-RoCE guest;
@@ -19,7 +21,7 @@ build_pkgs=(build-essential cmake ninja-build pkg-config git
 e2e_pkgs=(prometheus prometheus-alertmanager yamllint systemd nodejs npm kubectl python3-yaml
   lldpd tcpdump slurmctld slurmd slurm-client munge)
 bench_pkgs=(libbenchmark-dev prometheus-node-exporter strace)
-fuzz_pkgs=(clang libclang-rt-14-dev)
+fuzz_pkgs=(clang libclang-rt-14-dev lld)
 image_pkgs=(podman buildah mmdebstrap)
 format_pkgs=(clang-format)
 kernel_pkgs=(qemu-system-x86 iproute2 cpio)
