@@ -20,6 +20,7 @@ constexpr StatePart kAllParts[] = {
     StatePart::kRailIncidents,
     StatePart::kFarEnds,
     StatePart::kLinkVerdicts,
+    StatePart::kSeenPorts,
 };
 static_assert(std::size(kAllParts) == kStatePartCount);
 

@@ -32,6 +32,8 @@ std::string_view StatePartName(StatePart part) {
       return "far_ends";
     case StatePart::kLinkVerdicts:
       return "link_verdicts";
+    case StatePart::kSeenPorts:
+      return "seen_ports";
   }
   return "unknown";
 }
@@ -100,6 +102,10 @@ const PersistedLinkVerdicts* NodeStateView::link_verdicts() const {
   return MayRead(StatePart::kLinkVerdicts) ? &state_.link_verdicts : nullptr;
 }
 
+const KeptSeenPorts* NodeStateView::seen_ports() const {
+  return MayRead(StatePart::kSeenPorts) ? &state_.seen_ports : nullptr;
+}
+
 NodeStateWriter::NodeStateWriter(NodeState& state, StateParts provides, std::string component)
     : state_(state), provides_(provides), component_(std::move(component)) {}
 
@@ -156,6 +162,10 @@ Status NodeStateWriter::SetFarEnds(std::map<std::string, PersistedFarEnd> far_en
 
 Status NodeStateWriter::SetLinkVerdicts(PersistedLinkVerdicts verdicts) {
   return Write(StatePart::kLinkVerdicts, &NodeState::link_verdicts, std::move(verdicts));
+}
+
+Status NodeStateWriter::SetSeenPorts(KeptSeenPorts ports) {
+  return Write(StatePart::kSeenPorts, &NodeState::seen_ports, std::move(ports));
 }
 
 ConsumerKnowledge EffectiveKnowledgeOf(const std::optional<ConsumerObservation>* consumers,

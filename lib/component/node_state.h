@@ -59,8 +59,10 @@ enum class StatePart {
   kFarEnds,
   // The ethtool component's: the link-quality and PFC-storm verdicts.
   kLinkVerdicts,
+  // The device presence component's: every RDMA port seen on this boot, and the missing ones.
+  kSeenPorts,
 };
-inline constexpr size_t kStatePartCount = 12;
+inline constexpr size_t kStatePartCount = 13;
 
 // "netdev_links", ... (for the Monitor's errors and logs).
 std::string_view StatePartName(StatePart part);
@@ -121,6 +123,7 @@ struct NodeState {
   KeptRailIncidents rail_incidents;
   std::map<std::string, PersistedFarEnd> far_ends;
   PersistedLinkVerdicts link_verdicts;
+  KeptSeenPorts seen_ports;
 };
 
 // A component's reading of the node state: each accessor gives its part, or nullptr (logged once
@@ -143,6 +146,7 @@ class NodeStateView {
   const KeptRailIncidents* rail_incidents() const;
   const std::map<std::string, PersistedFarEnd>* far_ends() const;
   const PersistedLinkVerdicts* link_verdicts() const;
+  const KeptSeenPorts* seen_ports() const;
 
   const StateDeclaration& declaration() const { return declaration_; }
   // Reads refused so far (undeclared parts).
@@ -176,6 +180,7 @@ class NodeStateWriter {
   Status SetRailIncidents(KeptRailIncidents incidents);
   Status SetFarEnds(std::map<std::string, PersistedFarEnd> far_ends);
   Status SetLinkVerdicts(PersistedLinkVerdicts verdicts);
+  Status SetSeenPorts(KeptSeenPorts ports);
 
  private:
   Status MayWrite(StatePart part) const;

@@ -2,7 +2,9 @@
 
 #include "core/text.h"
 #include "daemon/guarded_lldp_reads.h"
+#include "fabric/rail_plan.h"
 #include "gid_drift/gid_drift_component.h"
+#include "inventory/device_presence_component.h"
 #include "inventory/inventory_component.h"
 #include "lldp/recorded_lldp_socket.h"
 #include "netdev_health/netlink_component.h"
@@ -19,11 +21,26 @@ GuardedReaderOptions GuardedReads(const ComponentEnvironment& env) {
   return reads;
 }
 
+// A port that disappears is acknowledged gone once the rail plan no longer lists it (no line
+// covers it, or its line reads `- -`); without a plan every port is expected back.
+PortExpected ExpectedByRailPlan(const std::optional<RailPlan>& plan) {
+  if (!plan) return nullptr;
+  return [plan = *plan](const PortKey& port, const std::string& netdev) {
+    return PlanListsRail(plan, RailIdentity{netdev, port.device, port.port, 0});
+  };
+}
+
 }  // namespace
 
 ComponentSet BuildComponents(const ComponentEnvironment& env) {
   ComponentSet set;
   set.all.push_back(std::make_unique<InventoryComponent>());
+  // RDMA ports that disappear: held until they return or the rail plan no longer lists them. The
+  // ports seen on this boot survive a restart (the state file, below).
+  auto presence =
+      std::make_unique<DevicePresenceComponent>(ExpectedByRailPlan(env.options.lldp.rail_plan));
+  presence->KeepIncidents();
+  set.all.push_back(std::move(presence));
   NetlinkComponent::Options netlink;
   netlink.health.ip_loss.grace = env.options.ip_missing_grace;
   // Carrier-down events say why the link went down: the ethtool component provides that service
@@ -43,7 +60,7 @@ ComponentSet BuildComponents(const ComponentEnvironment& env) {
   // own on the node state, the GID drift component (the state file's owner) writes them after
   // every poll and gives them back at the next start, and each feature resumes its own.
   StateParts kept_incidents = {StatePart::kNetdevIncidents, StatePart::kRailIncidents,
-                               StatePart::kLinkVerdicts};
+                               StatePart::kLinkVerdicts, StatePart::kSeenPorts};
   ethtool->KeepIncidents();
   auto netlink_component = std::make_unique<NetlinkComponent>(
       netlink, env.host.rtnetlink(env.options.netlink_receive_buffer));

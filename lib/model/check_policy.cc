@@ -14,6 +14,11 @@ constexpr std::string_view kDiagnoseOnly =
 // Grouped by the room that produces them. A critical check's alert fires within 1 minute of the
 // finding (`for:` <= 1m) and reaches PagerDuty (deploy/alertmanager/alertmanager.yml).
 constexpr CheckPolicy kPolicies[] = {
+    // RDMA devices (the inventory): a port that is gone explains every other finding of its rail.
+    {"device_disappeared", kCritical, "RoceDeviceDisappeared",
+     "the daemon holds it until the port returns or the rail plan no longer lists it "
+     "(rocewatch_device_missing, diagnose, the NodeCondition); the alert pages the loss from "
+     "Prometheus' memory of rocewatch_port_info and ends an hour after the port was last seen"},
     // GID tables (the daemon's GID drift component, diagnose's GID table checks).
     {"gid_drift", kCritical, "RoceGidDrift", ""},
     {"gid_index_mismatch", kCritical, "RoceGidIndexMismatch", ""},

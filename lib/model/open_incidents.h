@@ -2,7 +2,8 @@
 // The open incidents a restarted daemon judges again, in the state file's vocabulary: per RNIC
 // netdev its addresses missing after a flap and the policy rules its addresses had; per rail its
 // traffic state, baseline and consumers, its last LLDP far end, its link-quality and PFC-storm
-// verdicts; the first-seen time of every open finding. Times are Unix seconds: the file outlives
+// verdicts; every RDMA port seen on this boot and since when a missing one is missing; the
+// first-seen time of every open finding. Times are Unix seconds: the file outlives
 // the process, whose monotonic clock the detectors use. Plain values: each feature provides its
 // part on the node state (component/node_state.h) in this form and resumes from it; the state
 // file (gid_drift/incident_state.h) keeps them.
@@ -66,6 +67,17 @@ struct PersistedDriverStorm {
   bool operator==(const PersistedDriverStorm&) const = default;
 };
 
+// An RDMA port seen on this boot (inventory/device_presence_detector.h), by device and port: its
+// netdev (the last one it had; "" if none), and since when it is missing (nullopt while present).
+// `unwatched`: it vanished while no daemon ran, and `missing_since` is when a daemon last knew it
+// present (the write time of the state file that listed it).
+struct PersistedSeenPort {
+  std::string netdev;
+  std::optional<double> missing_since;
+  bool unwatched = false;
+  bool operator==(const PersistedSeenPort&) const = default;
+};
+
 struct PersistedIncidents {
   std::map<std::string, PersistedNetdevIncidents> netdevs;
   std::map<PortKey, PersistedRailTraffic> rails;
@@ -76,6 +88,8 @@ struct PersistedIncidents {
   std::map<std::string, PersistedLinkQuality> link_quality{};
   std::set<std::tuple<std::string, int, std::string>> pfc_storms{};
   std::map<std::string, PersistedDriverStorm> pfc_driver_storms{};
+  // Optional in the file ("seen_ports"): a file without it restores none.
+  std::map<PortKey, PersistedSeenPort> seen_ports{};
   bool operator==(const PersistedIncidents&) const = default;
 };
 
@@ -104,6 +118,13 @@ struct KeptRailIncidents {
   std::map<PortKey, PersistedRailTraffic> rails;
   RestoreCounts restored;
   size_t not_trusted = 0;
+};
+
+// The RDMA ports seen on this boot (device presence), and what became of the restored missing
+// ones.
+struct KeptSeenPorts {
+  std::map<PortKey, PersistedSeenPort> ports;
+  RestoreCounts restored;
 };
 
 // The previous run's open incidents, from a usable state file of this boot.

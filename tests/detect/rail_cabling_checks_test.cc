@@ -8,7 +8,7 @@
 namespace rocewatch {
 namespace {
 
-LldpFrame Parse(const LldpFrameBuilder& b) { return ParseLldpFrame(b.Build()).value(); }
+LldpFrame ParseCablingFrame(const LldpFrameBuilder& b) { return ParseLldpFrame(b.Build()).value(); }
 
 // A node of `count` rails, ensNf0np0 on mlx5_(N-1), given in reverse order: NumberRails sorts.
 std::vector<CabledRail> Rails(const std::vector<const LldpFrame*>& neighbors) {
@@ -33,9 +33,9 @@ TEST(RailCablingChecksTest, RailsAreNumberedInNaturalOrderOfDeviceAndPort) {
 
 TEST(RailCablingChecksTest, ARailOptimizedNodeCabledAsPlannedHasNoFinding) {
   RailPlan plan = ParseRailPlan("* leaf-0{rail1} swp{n}\n").value();
-  LldpFrame l1 = Parse(LldpFrameBuilder::Leaf(1, 42));
-  LldpFrame l2 = Parse(LldpFrameBuilder::Leaf(2, 42));
-  LldpFrame l3 = Parse(LldpFrameBuilder::Leaf(3, 42));
+  LldpFrame l1 = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 42));
+  LldpFrame l2 = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 42));
+  LldpFrame l3 = ParseCablingFrame(LldpFrameBuilder::Leaf(3, 42));
   RailCablingResult r = CheckRailCabling({Rails({&l1, &l2, &l3, nullptr}), &plan, "gpu-042"});
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].message;
   ASSERT_EQ(r.verdicts.size(), 3u) << "a rail without a neighbor has no verdict";
@@ -46,9 +46,9 @@ TEST(RailCablingChecksTest, ARailOptimizedNodeCabledAsPlannedHasNoFinding) {
 
 TEST(RailCablingChecksTest, TwoSwappedRailsAreMiscabledAndNameWhereEachBelongs) {
   RailPlan plan = ParseRailPlan("* leaf-0{rail1} swp{n}\n").value();
-  LldpFrame l1 = Parse(LldpFrameBuilder::Leaf(1, 42));
-  LldpFrame l2 = Parse(LldpFrameBuilder::Leaf(2, 42));
-  LldpFrame l3 = Parse(LldpFrameBuilder::Leaf(3, 42));
+  LldpFrame l1 = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 42));
+  LldpFrame l2 = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 42));
+  LldpFrame l3 = ParseCablingFrame(LldpFrameBuilder::Leaf(3, 42));
   // Rails 1 and 2 swapped: ens2 reaches leaf-03, ens3 reaches leaf-02.
   RailCablingResult r = CheckRailCabling({Rails({&l1, &l3, &l2}), &plan, "gpu-042"});
   ASSERT_EQ(ChecksWithSubjects(r.findings),
@@ -65,7 +65,7 @@ TEST(RailCablingChecksTest, TwoSwappedRailsAreMiscabledAndNameWhereEachBelongs) 
 
 TEST(RailCablingChecksTest, AWrongPortOnTheRightSwitchIsMiscabledToo) {
   RailPlan plan = ParseRailPlan("* leaf-0{rail1} swp{n}\n").value();
-  LldpFrame l1 = Parse(LldpFrameBuilder::Leaf(1, 41));
+  LldpFrame l1 = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 41));
   RailCablingResult r = CheckRailCabling({Rails({&l1}), &plan, "gpu-042"});
   ASSERT_EQ(ChecksWithSubjects(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
   EXPECT_NE(r.findings[0].message.find("cabled to leaf-01 port swp41; the rail plan (line 1) "
@@ -76,17 +76,17 @@ TEST(RailCablingChecksTest, AWrongPortOnTheRightSwitchIsMiscabledToo) {
 
 TEST(RailCablingChecksTest, ARailThePlanDoesNotNameIsNotJudged) {
   RailPlan plan = ParseRailPlan("mlx5_0 leaf-01 *\n").value();
-  LldpFrame l9 = Parse(LldpFrameBuilder::Leaf(9, 1));
+  LldpFrame l9 = ParseCablingFrame(LldpFrameBuilder::Leaf(9, 1));
   RailCablingResult r = CheckRailCabling({Rails({&l9, &l9}), &plan, "n"});
   EXPECT_EQ(ChecksWithSubjects(r.findings), std::vector<std::string>{"rail_miscabled@ens1f0np0"});
   EXPECT_EQ(r.verdicts.size(), 1u);
 }
 
 TEST(RailCablingChecksTest, WithoutAPlanTwoRailsOnOneSwitchOfARailOptimizedNodeAreSuspect) {
-  LldpFrame a = Parse(LldpFrameBuilder::Leaf(1, 42));
-  LldpFrame b = Parse(LldpFrameBuilder::Leaf(2, 42));
-  LldpFrame b2 = Parse(LldpFrameBuilder::Leaf(2, 43));
-  LldpFrame d = Parse(LldpFrameBuilder::Leaf(4, 42));
+  LldpFrame a = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 42));
+  LldpFrame b = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 42));
+  LldpFrame b2 = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 43));
+  LldpFrame d = ParseCablingFrame(LldpFrameBuilder::Leaf(4, 42));
   RailCablingResult r = CheckRailCabling({Rails({&a, &b, &b2, &d}), nullptr, "gpu-042"});
   ASSERT_EQ(
       ChecksWithSubjects(r.findings),
@@ -100,9 +100,9 @@ TEST(RailCablingChecksTest, WithoutAPlanTwoRailsOnOneSwitchOfARailOptimizedNodeA
 }
 
 TEST(RailCablingChecksTest, WithoutAPlanAnOddPortNumberOnARailOptimizedNodeIsSuspect) {
-  LldpFrame a = Parse(LldpFrameBuilder::Leaf(1, 42));
-  LldpFrame b = Parse(LldpFrameBuilder::Leaf(2, 42));
-  LldpFrame c = Parse(LldpFrameBuilder::Leaf(3, 17));
+  LldpFrame a = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 42));
+  LldpFrame b = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 42));
+  LldpFrame c = ParseCablingFrame(LldpFrameBuilder::Leaf(3, 17));
   RailCablingResult r = CheckRailCabling({Rails({&a, &b, &c}), nullptr, "x"});
   ASSERT_EQ(ChecksWithSubjects(r.findings),
             std::vector<std::string>{"rail_layout_suspect@ens3f0np0"});
@@ -113,16 +113,16 @@ TEST(RailCablingChecksTest, WithoutAPlanAnOddPortNumberOnARailOptimizedNodeIsSus
 }
 
 TEST(RailCablingChecksTest, WithoutAPlanOtherLayoutsAreNotJudged) {
-  LldpFrame a = Parse(LldpFrameBuilder::Leaf(1, 1));
-  LldpFrame a2 = Parse(LldpFrameBuilder::Leaf(1, 2));
-  LldpFrame b = Parse(LldpFrameBuilder::Leaf(2, 3));
-  LldpFrame b2 = Parse(LldpFrameBuilder::Leaf(2, 4));
+  LldpFrame a = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 1));
+  LldpFrame a2 = ParseCablingFrame(LldpFrameBuilder::Leaf(1, 2));
+  LldpFrame b = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 3));
+  LldpFrame b2 = ParseCablingFrame(LldpFrameBuilder::Leaf(2, 4));
   // Every rail on one switch (a small cluster), two switches of two rails each, too few rails,
   // every rail on its own switch with ports that follow no majority.
   EXPECT_TRUE(CheckRailCabling({Rails({&a, &a2, &a2}), nullptr, "x"}).findings.empty());
   EXPECT_TRUE(CheckRailCabling({Rails({&a, &a2, &b, &b2}), nullptr, "x"}).findings.empty());
   EXPECT_TRUE(CheckRailCabling({Rails({&a, &b2}), nullptr, "x"}).findings.empty());
-  LldpFrame c = Parse(LldpFrameBuilder::Leaf(3, 5));
+  LldpFrame c = ParseCablingFrame(LldpFrameBuilder::Leaf(3, 5));
   EXPECT_TRUE(CheckRailCabling({Rails({&a, &b, &c}), nullptr, "x"}).findings.empty());
   EXPECT_TRUE(CheckRailCabling({Rails({&a, &b, nullptr, nullptr}), nullptr, "x"}).findings.empty());
 }

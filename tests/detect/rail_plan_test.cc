@@ -73,6 +73,18 @@ TEST(RailPlanTest, ARailIsNamedByNetdevDeviceOrPort) {
       << "mlx5_1/1 does not name port 2";
 }
 
+TEST(RailPlanTest, ARailLineOfDashesRetiresTheRailFromAStarPlan) {
+  RailPlan plan = ParseRailPlan("* leaf-r{rail1} swp{n}\nmlx5_3 - -\nens5f0np0 - swp9\n").value();
+  const RailIdentity retired{"ens4f0np0", "mlx5_3", 1, 3};
+  EXPECT_FALSE(PlanListsRail(plan, retired));
+  EXPECT_FALSE(PlanFor(plan, retired, "gpu-7").has_value()) << "its far end is not judged";
+  EXPECT_TRUE(PlanListsRail(plan, {"ens3f0np0", "mlx5_2", 1, 2})) << "the * line lists it";
+  EXPECT_TRUE(PlanListsRail(plan, {"ens5f0np0", "mlx5_4", 1, 4})) << "a port pattern is a plan";
+  RailPlan named = ParseRailPlan("mlx5_0 leaf-a swp1\n").value();
+  EXPECT_TRUE(PlanListsRail(named, {"", "mlx5_0", 1, 0}));
+  EXPECT_FALSE(PlanListsRail(named, {"ens2f0np0", "mlx5_1", 1, 0})) << "no line covers it";
+}
+
 TEST(RailPlanTest, MatchesTheSwitchByNameOrChassisAndThePortByIdOrDescription) {
   PlannedFarEnd planned{"leaf-r3*", "swp7", 1};
   EXPECT_TRUE(MatchesPlan(planned, "leaf-r3.pod1", "aa:bb", "swp7", ""));

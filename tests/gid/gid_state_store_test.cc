@@ -63,6 +63,8 @@ PersistedIncidents SampleIncidents() {
                                          "600 uncorrectable FEC blocks in the last 30 s"};
   incidents.pfc_storms.insert({"ens2f0np0", 3, "tx"});
   incidents.pfc_driver_storms["ens2f0np0"] = {1, 2};
+  incidents.seen_ports[{"mlx5_0", 1}] = {"ens1f0np0", std::nullopt, false};
+  incidents.seen_ports[{"mlx5_2", 1}] = {"ens3f0np0", kT0 - 40, true};
   return incidents;
 }
 
@@ -76,6 +78,8 @@ TEST(GidStateSerializationTest, IncidentsRoundTrip) {
   EXPECT_EQ(parsed->incidents.far_ends.begin()->second.last_seen, kT0 - 12);
   EXPECT_EQ(parsed->incidents.link_quality.at("ens2f0np0").reason,
             "600 uncorrectable FEC blocks in the last 30 s");
+  EXPECT_TRUE(parsed->incidents.seen_ports.at({"mlx5_2", 1}).unwatched);
+  EXPECT_FALSE(parsed->incidents.seen_ports.at({"mlx5_0", 1}).missing_since.has_value());
 }
 
 TEST(GidStateSerializationTest, AFileWithoutFarEndsRestoresItsOtherIncidents) {
@@ -139,6 +143,9 @@ TEST(GidStateSerializationTest, MalformedIncidentsAreDroppedAloneAndTheGidStateI
       {"unknown pause direction", replaced("\"direction\": \"tx\"", "\"direction\": \"up\"")},
       {"priority out of range", replaced("\"priority\": 3", "\"priority\": 8")},
       {"negative storm events", replaced("\"error_events\": 2", "\"error_events\": -2")},
+      {"seen port not a flag", replaced("\"unwatched\": false", "\"unwatched\": \"no\"")},
+      {"seen port unwatched without since",
+       replaced("\"missing_since\": 1767225560.0", "\"missing_since\": null")},
   };
   for (const auto& [what, text] : cases) {
     StatusOr<PersistedGidState> parsed = ParseGidState(text);

@@ -22,6 +22,9 @@ NodeState StateWithEveryPart() {
   state.rail_incidents.not_trusted = 3;
   state.far_ends["rnic0"] = {{0x02, 0x07}, 990};
   state.link_verdicts.link_quality["rnic0"] = {"failing", "BER 1e-5"};
+  state.seen_ports.ports[PortKey{"mlx5_0", 1}] = {"rnic0", std::nullopt, false};
+  state.seen_ports.ports[PortKey{"mlx5_1", 1}] = {"rnic1", 1200.0, false};
+  state.seen_ports.restored[{"device_disappeared", "confirmed"}] = 1;
   return state;
 }
 
@@ -77,6 +80,24 @@ TEST(KeptIncidentsTest, TheRestoreOutcomeIsReportedAndExported) {
 
   NodeStateView none(state, Reading({}), "gid_drift");
   EXPECT_EQ(DescribeRestoreOutcome(none, {}), "netdevs: none; rails: none");
+}
+
+TEST(KeptIncidentsTest, ThePortsSeenOnThisBootAreKeptWithTheMissingOnes) {
+  const NodeState state = StateWithEveryPart();
+  const StateParts kept = {StatePart::kSeenPorts};
+  NodeStateView view(state, Reading(kept), "gid_drift");
+  PersistedIncidents incidents = KeptIncidentsOf(view, kept);
+  ASSERT_EQ(incidents.seen_ports.size(), 2u);
+  EXPECT_FALSE(incidents.seen_ports.at({"mlx5_0", 1}).missing_since.has_value());
+  EXPECT_EQ(incidents.seen_ports.at({"mlx5_1", 1}).missing_since, 1200.0);
+  EXPECT_EQ(DescribeRestoreOutcome(view, kept),
+            "netdevs: none; rails: none; devices: 1 device_disappeared confirmed");
+  MetricFamilies families;
+  AppendRestoredIncidentMetrics(view, kept, families);
+  EXPECT_EQ(FindSample(prometheus::TextSerializer().Serialize(families.Take()),
+                       "rocewatch_restored_incidents{check=\"device_disappeared\","
+                       "status=\"confirmed\"}"),
+            1);
 }
 
 TEST(LinkVerdictsTest, VerdictsSurviveTheFilesVocabulary) {

@@ -24,7 +24,7 @@
 namespace rocewatch {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 const std::string kRail = "{netdev=\"ens1f0np0\"";
 
@@ -33,7 +33,7 @@ class LinkQualityRunTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(WriteExampleNode(root_.path()).ok());
     root_.WriteFile("sys/class/net/ens1f0np0/speed", "100000\n");
-    start_ = Clock::now();
+    start_ = SteadyClock::now();
     Write();
     auto daemon =
         DaemonProcess::Start({"--host-root", root_.path(), "--state-file", "", "--interval",
@@ -47,7 +47,7 @@ class LinkQualityRunTest : public ::testing::Test {
   // integrated, so the counters grow as a real link's would. Atomic (rename), as the daemon may
   // read at any moment.
   void Write() {
-    const double now = std::chrono::duration<double>(Clock::now() - start_).count();
+    const double now = std::chrono::duration<double>(SteadyClock::now() - start_).count();
     const double dt = now - last_write_;
     last_write_ = now;
     corrected_bits_ += ber_ * 100e9 * dt;
@@ -74,8 +74,8 @@ class LinkQualityRunTest : public ::testing::Test {
   }
   // Keeps the recordings moving and scrapes until `series` has `value` (at most 20 s).
   bool Until(const std::string& series, double value) {
-    const auto deadline = Clock::now() + std::chrono::seconds(20);
-    while (Clock::now() < deadline) {
+    const auto deadline = SteadyClock::now() + std::chrono::seconds(20);
+    while (SteadyClock::now() < deadline) {
       Write();
       StatusOr<std::string> metrics = daemon_->Scrape();
       if (metrics.ok() && FindSample(*metrics, series) == value) return true;
@@ -88,7 +88,7 @@ class LinkQualityRunTest : public ::testing::Test {
   std::string DiagnoseWhileWriting(const std::string& args, int* status, double* seconds) {
     std::atomic<bool> done{false};
     std::string out;
-    const auto started = Clock::now();
+    const auto started = SteadyClock::now();
     std::thread diagnose([&] {
       out = RunCommand(std::string(ROCEWATCH_BINARY) + " diagnose " + args + " --host-root " +
                            root_.path() + " 2>/dev/null",
@@ -100,14 +100,14 @@ class LinkQualityRunTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     diagnose.join();
-    *seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    *seconds = std::chrono::duration<double>(SteadyClock::now() - started).count();
     return out;
   }
   std::string DaemonUrl() const { return "http://127.0.0.1:" + std::to_string(daemon_->port()); }
 
   TempDir root_;
   std::unique_ptr<DaemonProcess> daemon_;
-  Clock::time_point start_;
+  SteadyClock::time_point start_;
   double last_write_ = 0;
   double ber_ = 1e-8, uncorrectable_per_second_ = 0, tx_paused_ = 0, rx_paused_ = 0;
   double corrected_bits_ = 1e6, uncorrectable_ = 0, tx_pause_us_ = 0, rx_pause_us_ = 0;

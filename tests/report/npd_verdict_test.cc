@@ -69,6 +69,19 @@ TEST(NpdVerdictOrder, TheDriftIsNamedBeforeTheStalePinItExplainsInEitherOrder) {
   EXPECT_EQ(NpdVerdictFor({collapse, drift, pin}).message, expected);
 }
 
+TEST(NpdVerdictOrder, AVanishedDeviceIsNamedBeforeWhatItsLossExplains) {
+  const Finding gone = Make(Severity::kCritical, "device_disappeared", "mlx5_1/1",
+                            "RDMA port mlx5_1/1 (netdev ens2f0np0) disappeared");
+  const Finding down = Make(Severity::kCritical, "rail_down_under_job", "mlx5_1/1", "link down");
+  const Finding drift = Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5");
+  const std::string expected =
+      "critical device_disappeared on mlx5_1/1: RDMA port mlx5_1/1 (netdev ens2f0np0) "
+      "disappeared (+2 more)";
+  EXPECT_EQ(NpdVerdictFor({down, drift, gone}).message, expected);
+  EXPECT_EQ(NpdVerdictFor({gone, down, drift}).message, expected);
+  EXPECT_EQ(NpdVerdictFor({gone}).exit_status, kNpdNonOk);
+}
+
 TEST(NpdVerdictOrder, TheSameCheckOnTwoSubjectsNamesTheSmallerSubject) {
   const Finding rail0 = Make(Severity::kCritical, "gid_drift", "mlx5_0/1", "moved 3 -> 5");
   const Finding rail1 = Make(Severity::kCritical, "gid_drift", "mlx5_1/1", "moved 3 -> 4");

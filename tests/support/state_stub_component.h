@@ -51,6 +51,7 @@ class StateStubComponent final : public MonitorComponent {
     if (provides_.Has(StatePart::kRailIncidents)) (void)out.SetRailIncidents(values.rail_incidents);
     if (provides_.Has(StatePart::kFarEnds)) (void)out.SetFarEnds(values.far_ends);
     if (provides_.Has(StatePart::kLinkVerdicts)) (void)out.SetLinkVerdicts(values.link_verdicts);
+    if (provides_.Has(StatePart::kSeenPorts)) (void)out.SetSeenPorts(values.seen_ports);
   }
 
  private:

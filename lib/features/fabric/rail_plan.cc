@@ -91,8 +91,11 @@ StatusOr<RailPlan> ParseRailPlan(std::string_view text) {
   return plan;
 }
 
-std::optional<PlannedFarEnd> PlanFor(const RailPlan& plan, const RailIdentity& rail,
-                                     std::string_view node_name) {
+namespace {
+
+// The line for `rail`: the first that names it, else the `*` line; null for none or one that
+// retires it (`- -`).
+const RailPlanLine* LineFor(const RailPlan& plan, const RailIdentity& rail) {
   const RailPlanLine* chosen = nullptr;
   for (const RailPlanLine& line : plan.lines) {
     if (NamesRail(line.rail, rail)) {
@@ -101,6 +104,20 @@ std::optional<PlannedFarEnd> PlanFor(const RailPlan& plan, const RailIdentity& r
     }
     if (line.rail == "*" && chosen == nullptr) chosen = &line;
   }
+  if (chosen != nullptr && chosen->switch_pattern == "-" && chosen->port_pattern == "-")
+    return nullptr;
+  return chosen;
+}
+
+}  // namespace
+
+bool PlanListsRail(const RailPlan& plan, const RailIdentity& rail) {
+  return LineFor(plan, rail) != nullptr;
+}
+
+std::optional<PlannedFarEnd> PlanFor(const RailPlan& plan, const RailIdentity& rail,
+                                     std::string_view node_name) {
+  const RailPlanLine* chosen = LineFor(plan, rail);
   if (chosen == nullptr) return std::nullopt;
   return PlannedFarEnd{Substitute(chosen->switch_pattern, rail, node_name),
                        Substitute(chosen->port_pattern, rail, node_name), chosen->line_number};

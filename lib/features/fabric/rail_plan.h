@@ -13,7 +13,13 @@
 // Switch and port are globs (`*`, `?`) after substitution of {rail} (the rail's index from 0:
 // the node's RoCE ports in natural order of device and port), {rail1} (from 1), {node} (the node
 // name) and {n} (the last number in the node name, without leading zeros). Blank lines and `#`
-// comments are ignored. Pure: text in, plan or error out.
+// comments are ignored. A rail line whose switch and port are both `-` retires the rail:
+//
+//   mlx5_3      -                    -
+//
+// the plan no longer lists it (its far end is not judged, and if it disappears it is
+// acknowledged gone: docs/detection.md, "A device that disappears"). Pure: text in, plan or error
+// out.
 
 #include <cstddef>
 #include <optional>
@@ -63,9 +69,13 @@ struct PlannedFarEnd {
 };
 
 // The plan's line for `rail` (a line naming it, else `*`), substituted; nullopt when the plan
-// says nothing of it. `node_name` is the name {node} and {n} come from.
+// says nothing of it or retires it (`- -`). `node_name` is the name {node} and {n} come from.
 std::optional<PlannedFarEnd> PlanFor(const RailPlan& plan, const RailIdentity& rail,
                                      std::string_view node_name);
+
+// Whether the plan lists the rail: a line names it, or a `*` line covers it, and that line does
+// not retire it (`- -`). Only the rail's netdev, device and port are used (not its index).
+bool PlanListsRail(const RailPlan& plan, const RailIdentity& rail);
 
 // Whether a far end matches a planned one: the switch pattern against the system name or the
 // chassis ID, the port pattern against the port ID or the port description.

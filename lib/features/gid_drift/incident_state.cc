@@ -188,13 +188,22 @@ json IncidentsToJson(const PersistedIncidents& incidents) {
     driver_storms.push_back({{"netdev", netdev},
                              {"warning_events", storm.warning_events},
                              {"error_events", storm.error_events}});
+  json seen_ports = json::array();
+  for (const auto& [key, seen] : incidents.seen_ports)
+    seen_ports.push_back(
+        {{"device", key.device},
+         {"port", key.port},
+         {"netdev", seen.netdev},
+         {"missing_since", seen.missing_since ? json(*seen.missing_since) : json(nullptr)},
+         {"unwatched", seen.unwatched}});
   return {{"netdevs", std::move(netdevs)},
           {"rails", std::move(rails)},
           {"findings", findings},
           {"far_ends", std::move(far_ends)},
           {"link_quality", std::move(link_quality)},
           {"pfc_storms", std::move(pfc_storms)},
-          {"pfc_driver_storms", std::move(driver_storms)}};
+          {"pfc_driver_storms", std::move(driver_storms)},
+          {"seen_ports", std::move(seen_ports)}};
 }
 
 PersistedIncidents IncidentsFromJson(const json& object) {
@@ -250,6 +259,17 @@ PersistedIncidents IncidentsFromJson(const json& object) {
       const uint64_t max = std::numeric_limits<uint32_t>::max();
       out.pfc_driver_storms[Name(d, "netdev")] = {Unsigned(d, "warning_events", max),
                                                   Unsigned(d, "error_events", max)};
+    }
+  if (object.contains("seen_ports"))
+    for (const json& p : Array(object, "seen_ports")) {
+      PortKey key{Name(p, "device"), Unsigned(p, "port", 255)};
+      if (key.port == 0) Bad("port 0");
+      PersistedSeenPort& seen = out.seen_ports[key];
+      seen.netdev = p.at("netdev").get<std::string>();
+      if (seen.netdev.size() > kMaxName) Bad("netdev too long");
+      if (!p.at("missing_since").is_null()) seen.missing_since = Time(p, "missing_since");
+      seen.unwatched = p.at("unwatched").get<bool>();
+      if (seen.unwatched && !seen.missing_since) Bad("unwatched without missing_since");
     }
   return out;
 }

@@ -11,8 +11,8 @@ namespace rocewatch {
 // A persisted LLDP frame longer than this is malformed (the receiver keeps at most 1522 bytes).
 inline constexpr size_t kMaxPersistedFrameBytes = 1522;
 
-// Entries of one list (netdevs, addresses, rules, rails, findings) beyond this make the
-// incidents unusable: no real node has that many, a hostile or broken file may.
+// Entries of one list (netdevs, addresses, rules, rails, findings, seen ports) beyond this make
+// the incidents unusable: no real node has that many, a hostile or broken file may.
 inline constexpr size_t kMaxIncidentEntries = 4096;
 
 nlohmann::json IncidentsToJson(const PersistedIncidents& incidents);

@@ -31,6 +31,8 @@ PersistedIncidents KeptIncidentsOf(const NodeStateView& state, StateParts kept) 
       out.pfc_driver_storms = verdicts->pfc_driver_storms;
     }
   }
+  if (kept.Has(StatePart::kSeenPorts))
+    if (const KeptSeenPorts* seen = state.seen_ports()) out.seen_ports = seen->ports;
   return out;
 }
 
@@ -39,10 +41,12 @@ std::string DescribeRestoreOutcome(const NodeStateView& state, StateParts kept) 
       kept.Has(StatePart::kNetdevIncidents) ? state.netdev_incidents() : nullptr;
   const KeptRailIncidents* rails =
       kept.Has(StatePart::kRailIncidents) ? state.rail_incidents() : nullptr;
+  const KeptSeenPorts* seen = kept.Has(StatePart::kSeenPorts) ? state.seen_ports() : nullptr;
   std::string text = "netdevs: " + Counts(netdevs ? netdevs->restored : RestoreCounts{}) +
                      "; rails: " + Counts(rails ? rails->restored : RestoreCounts{});
   if (rails && rails->not_trusted > 0)
     text += "; " + std::to_string(rails->not_trusted) + " rail states not trusted";
+  if (seen) text += "; devices: " + Counts(seen->restored);
   return text;
 }
 
@@ -60,8 +64,11 @@ void AppendRestoredIncidentMetrics(const NodeStateView& state, StateParts kept,
   if (kept.Has(StatePart::kRailIncidents))
     if (const KeptRailIncidents* rails = state.rail_incidents())
       for (const auto& [key, n] : rails->restored) counts[key] += n;
+  if (kept.Has(StatePart::kSeenPorts))
+    if (const KeptSeenPorts* seen = state.seen_ports())
+      for (const auto& [key, n] : seen->restored) counts[key] += n;
   for (const char* check : {"ip_missing_after_flap", "policy_routing_missing", "traffic_collapsed",
-                            "traffic_degraded"}) {
+                            "traffic_degraded", "device_disappeared"}) {
     for (const char* status : {"checking", "confirmed", "healed", "dropped"}) {
       auto it = counts.find({check, status});
       out.Gauge(kRestoredIncidentsMetric, "", {{"check", check}, {"status", status}},

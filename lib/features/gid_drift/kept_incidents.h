@@ -15,7 +15,7 @@ namespace rocewatch {
 // The parts whose incidents the state file can keep.
 inline constexpr StatePart kKeptIncidentParts[] = {StatePart::kNetdevIncidents,
                                                    StatePart::kRailIncidents, StatePart::kFarEnds,
-                                                   StatePart::kLinkVerdicts};
+                                                   StatePart::kLinkVerdicts, StatePart::kSeenPorts};
 
 // The incidents of the `kept` parts, as the state file holds them (finding_since empty: the
 // Monitor's). REQUIRES: `state` may read every part of `kept`.

@@ -7,6 +7,7 @@ namespace rocewatch {
 
 inline constexpr char kPortTransmitBytesMetric[] = "rocewatch_port_transmit_bytes_total";
 inline constexpr char kPortReceiveBytesMetric[] = "rocewatch_port_receive_bytes_total";
+inline constexpr char kDeviceMissingMetric[] = "rocewatch_device_missing";
 inline constexpr char kGidInfoMetric[] = "rocewatch_gid_info";
 inline constexpr char kPortActiveMetric[] = "rocewatch_port_active";
 inline constexpr char kPortCounterTotalMetric[] = "rocewatch_port_counter_total";
