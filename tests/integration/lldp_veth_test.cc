@@ -162,16 +162,32 @@ TEST_F(LldpVethTest, FramesThisHostSendsAreNotRead) {
   EXPECT_EQ(table_.neighbor("rail0")->frame.system_name, "leaf-07");
 }
 
+// The CPU time this thread has used.
+Duration FloodThreadCpuTime() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return std::chrono::seconds(now.tv_sec) + std::chrono::nanoseconds(now.tv_nsec);
+}
+
 // 10,000 frames a second for two seconds on one rail, read on an event loop as the daemon reads
-// (at most 64 frames per wakeup) while a 10 ms timer measures how late the loop runs it.
+// (at most 64 frames per wakeup) beside a 10 ms timer. Starving the loop is judged in the
+// thread's CPU time, which the machine's load does not change: no wakeup of the flood holds the
+// thread for 10 ms (a timer due meanwhile waits at most that long for the loop), and the whole
+// flood costs the loop a small part of one core. The timer's lateness in wall time is printed,
+// not judged: on a loaded machine the scheduler alone delays it past any bound (124 ms seen with
+// three compiles beside the test, while the loop used 0.2 s of CPU in 3 s).
 TEST_F(LldpVethTest, AFloodIsCountedAndDroppedWithoutStarvingTheLoop) {
   SystemClock clock;
   EventLoop loop(clock);
+  Duration longest_read{};
   loop.WatchFd(socket_->fd(), [&](short) {
+    Duration began = FloodThreadCpuTime();
     StatusOr<LldpReceived> r = socket_->Read(64);
-    if (!r.ok()) return;
-    for (const auto& frame : r->frames) table_.Observe("rail0", frame, clock.Now());
-    table_.CountKernelDrops("rail0", r->kernel_drops);
+    if (r.ok()) {
+      for (const auto& frame : r->frames) table_.Observe("rail0", frame, clock.Now());
+      table_.CountKernelDrops("rail0", r->kernel_drops);
+    }
+    longest_read = std::max(longest_read, FloodThreadCpuTime() - began);
   });
   Duration worst_lateness{};
   int ticks = 0;
@@ -193,29 +209,31 @@ TEST_F(LldpVethTest, AFloodIsCountedAndDroppedWithoutStarvingTheLoop) {
       if (wire_->Send(frame).ok()) ++sent;
     }
   });
-  timespec cpu0{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+  Duration cpu0 = FloodThreadCpuTime();
   auto until = steady_clock::now() + seconds(3);
   while (steady_clock::now() < until) loop.RunOnce(milliseconds(50));
-  timespec cpu1{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+  Duration loop_cpu = FloodThreadCpuTime() - cpu0;
   flood.join();
   for (int i = 0; i < 10; ++i) loop.RunOnce(milliseconds(10));
   const LldpNetdevCounters& c = table_.counters().at("rail0");
-  double cpu_seconds = (cpu1.tv_sec - cpu0.tv_sec) + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e9;
   std::printf(
       "flood: sent %d, counted %llu (dropped %llu, kernel drops included), loop CPU %.3f s "
-      "in 3 s, worst timer lateness %.1f ms over %d ticks\n",
+      "in 3 s, longest read %.2f ms of CPU, worst timer lateness %.1f ms over %d ticks\n",
       sent.load(), static_cast<unsigned long long>(c.frames),
-      static_cast<unsigned long long>(c.dropped), cpu_seconds, ToSeconds(worst_lateness) * 1e3,
-      ticks);
+      static_cast<unsigned long long>(c.dropped), ToSeconds(loop_cpu),
+      ToSeconds(longest_read) * 1e3, ToSeconds(worst_lateness) * 1e3, ticks);
   EXPECT_GE(sent.load(), 19000);
   EXPECT_GE(c.frames, static_cast<uint64_t>(sent.load()) * 9 / 10);  // counted, read or dropped
   EXPECT_LE(c.frames - c.dropped, 60u);  // the cap: 20 burst + 10/s over ~3 s
   EXPECT_EQ(table_.neighbors().size(), 1u);
   EXPECT_EQ(table_.counters().size(), 1u);  // no series growth
-  EXPECT_LT(worst_lateness, milliseconds(50));
-  EXPECT_GT(ticks, 200);
+  // A sanitizer multiplies the CPU of every read (TSan up to 15x): the product's figures are the
+  // default build's, the sanitizer builds keep the bound on one read, ten times wider.
+  EXPECT_LT(longest_read, milliseconds(kUnderSanitizer ? 100 : 10));
+  if (!kUnderSanitizer) {
+    EXPECT_LT(loop_cpu, milliseconds(1500));  // half a core over 3 s
+  }
+  EXPECT_GT(ticks, 0);  // the timer kept firing through the flood
 }
 
 }  // namespace
