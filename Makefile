@@ -39,9 +39,10 @@ test-unit: build
 test-integration: build
 	ctest --test-dir $(BUILD) --output-on-failure -L integration
 
+# The e2e tests run side by side: each builds a world of its own (tests/CMakeLists.txt).
 test-e2e: build
 	@scripts/install-deps.sh build e2e
-	ctest --test-dir $(BUILD) --output-on-failure -L e2e
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L e2e
 
 # The kernel tier: the real binary against soft-RoCE in a qemu guest (tests/kernel/,
 # docs/kernel-tier.md). Builds the daemon only; the guest is built from Debian packages.
