@@ -9,6 +9,8 @@
 #   e2e_start_receiver         -> PD_URL, PD_EVENTS
 #   e2e_start_alertmanager     -> AM_URL (needs PD_URL)
 #   e2e_start_prometheus T...  -> PROM_URL (scrapes targets T as job "rocewatch", sends to AM_URL)
+#   e2e_pd_actions, e2e_pd_first_dedup_key, e2e_wait_resolve, e2e_check_clean_end: what the
+#                              PagerDuty stand-in received, and the checks every paging test ends with
 
 E2E_SOURCE_DIR=${ROCEWATCH_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 E2E_HELPERS="$E2E_SOURCE_DIR/tests/e2e"
@@ -238,3 +240,42 @@ EOF
 }
 
 e2e_pd_has() { [ -n "$(e2e_pd_events "$1")" ]; }
+
+# e2e_pd_actions: "ACTION:DEDUP_KEY" of every recorded PagerDuty event, in order, on one line.
+e2e_pd_actions() {
+  e2e_pd_events 'True' | python3 -c '
+import json, sys
+print(" ".join("%s:%s" % (b["event_action"], b["dedup_key"]) for b in (json.loads(l)["body"] for l in sys.stdin)))'
+}
+
+# e2e_pd_first_dedup_key: the dedup key of the first trigger recorded.
+e2e_pd_first_dedup_key() {
+  e2e_pd_events 'e["body"].get("event_action") == "trigger"' |
+    python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["body"]["dedup_key"])'
+}
+
+# e2e_wait_resolve KEY SINCE HOLD WHAT: waits (at most 40 s) for the resolve of incident KEY, and
+# fails the test when it came sooner than HOLD seconds (keep_firing_for) after SINCE (Unix time,
+# taken before the cause was fixed: Prometheus can see the fix only after it). Sets
+# E2E_RESOLVED_AFTER, the seconds from SINCE to the resolve.
+e2e_wait_resolve() {
+  local key=$1 since=$2 hold=$3 what=$4
+  local resolved="e['body'].get('event_action') == 'resolve' and e['body'].get('dedup_key') == '$key'"
+  e2e_wait_until 40 "the resolve of the incident" e2e_pd_has "$resolved"
+  E2E_RESOLVED_AFTER=$(e2e_pd_events "$resolved" | python3 -c '
+import json, sys
+print("%.1f" % (json.loads(sys.stdin.readline())["received_at"] - float(sys.argv[1])))' "$since")
+  e2e_log "resolved $E2E_RESOLVED_AFTER s after $what (keep_firing_for $hold s)"
+  python3 -c 'import sys; sys.exit(float(sys.argv[1]) < float(sys.argv[2]))' "$E2E_RESOLVED_AFTER" "$hold" ||
+    e2e_fail "the incident resolved $E2E_RESOLVED_AFTER s after $what, sooner than keep_firing_for ($hold s)"
+}
+
+# e2e_check_clean_end: the stand-in rejected no event, every rule evaluated, no self-alert.
+e2e_check_clean_end() {
+  local rejected
+  rejected=$(e2e_pd_events 'not e["accepted"]')
+  [ -z "$rejected" ] || e2e_fail "the PagerDuty stand-in rejected events: $rejected"
+  e2e_rules_healthy || e2e_fail "a rule failed to evaluate"
+  ! e2e_prom_has 'ALERTS{alertname=~"Rocewatch.*"}' ||
+    e2e_fail "a self-alert: $(e2e_prom_query 'ALERTS{alertname=~"Rocewatch.*"}')"
+}

@@ -162,7 +162,7 @@ print("page checks:", "all passed" if not failed else "FAILED %s\n%s" % (failed,
 sys.exit(1 if failed else 0)
 EOF
   e2e_fail "PagerDuty did not receive exactly the one page of the rail down under the job"
-dedup_key=$(e2e_pd_events "$triggers" | python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["body"]["dedup_key"])')
+dedup_key=$(e2e_pd_first_dedup_key)
 
 e2e_log "diagnose --npd on the same host root, merging the daemon's findings"
 diagnose=(e2e_in_ns "$ROCEWATCH_BINARY" diagnose --host-root "$SIM_HOST_ROOT" --gid-source sysfs
@@ -193,25 +193,11 @@ e2e_log "rail 1's link comes back; rail 2 stays down"
 link_back=$(date +%s.%N)
 rail_link 1 up
 sim_wait_daemon_sees "rail 1 no longer down" 'rocewatch_rail_down_under_job{device="mlx5_1",port="1"}' 0
-resolved="e['body'].get('event_action') == 'resolve' and e['body'].get('dedup_key') == '$dedup_key'"
-e2e_wait_until 40 "the resolve of the incident" e2e_pd_has "$resolved"
-after=$(e2e_pd_events "$resolved" | python3 -c '
-import json, sys
-print("%.1f" % (json.loads(sys.stdin.readline())["received_at"] - float(sys.argv[1])))' "$link_back")
-e2e_log "resolved ${after} s after the link came back (keep_firing_for ${KEEP_FIRING_FOR} s)"
-python3 -c 'import sys; sys.exit(float(sys.argv[1]) < float(sys.argv[2]))' "$after" "$KEEP_FIRING_FOR" ||
-  e2e_fail "the incident resolved ${after} s after the link came back, sooner than keep_firing_for (${KEEP_FIRING_FOR} s)"
+e2e_wait_resolve "$dedup_key" "$link_back" "$KEEP_FIRING_FOR" "the link came back"
 e2e_wait_rule_evaluations 4 "nothing more reaches PagerDuty"
 alert_firing RoceLinkDown mlx5_2 || e2e_fail "RoceLinkDown on mlx5_2 no longer fires: the control proves nothing"
-events=$(e2e_pd_events 'True' | python3 -c '
-import json, sys
-print(" ".join("%s:%s" % (b["event_action"], b["dedup_key"]) for b in (json.loads(l)["body"] for l in sys.stdin)))')
-[ "$events" = "trigger:$dedup_key resolve:$dedup_key" ] ||
-  e2e_fail "expected one trigger and one resolve of $dedup_key: $events"
-rejected=$(e2e_pd_events 'not e["accepted"]')
-[ -z "$rejected" ] || e2e_fail "the PagerDuty stand-in rejected events: $rejected"
-e2e_rules_healthy || e2e_fail "a rule failed to evaluate"
-! e2e_prom_has 'ALERTS{alertname=~"Rocewatch.*"}' ||
-  e2e_fail "a self-alert: $(e2e_prom_query 'ALERTS{alertname=~"Rocewatch.*"}')"
-e2e_log "PASS: one page for mlx5_1 down under job 81 (trigger, resolve ${after} s after the link came back; \
+[ "$(e2e_pd_actions)" = "trigger:$dedup_key resolve:$dedup_key" ] ||
+  e2e_fail "expected one trigger and one resolve of $dedup_key: $(e2e_pd_actions)"
+e2e_check_clean_end
+e2e_log "PASS: one page for mlx5_1 down under job 81 (trigger, resolve $E2E_RESOLVED_AFTER s after the link came back; \
 dedup key ${dedup_key:0:12}); none for mlx5_2 down on no job"

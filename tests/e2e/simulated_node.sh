@@ -14,9 +14,14 @@
 #                              rail R > 0: mlx5_R on ens<R+1>f0np0 <-> rwpeer<R>, 10.0.R.2/24,
 #                              GIDs at 2/3 (`rocewatch-fixture rails RAILS`)
 #   sim_node_start_daemon ARGS -> NODE_TARGET (rocewatch run on the fixture, in the namespace)
+#   sim_daemon_sees_within S SERIES VALUE CMD...  runs CMD; how long until the daemon exports
+#                              SERIES at VALUE (fails after S seconds)
 #   sim_traffic_start          a job's RDMA traffic: the port's data counters advance (about
 #                              2 GB/s) while DIR/traffic says "on"; the flap stops it while the
 #                              carrier is down
+#   sim_traffic_rails_start R...  a job's RDMA traffic on rails R (about 2 GB/s each, from the
+#                              clock: every poll sees the same rate) while DIR/traffic.R says "on"
+#   sim_traffic_stop_staggered S R...  the traffic of rails R stops, S seconds from one to the next
 #   sim_flap_networkmanager    carrier down, address removed while a job holds its GIDs (the
 #                              entries stay pending delete), carrier up, address re-added: the
 #                              kernel puts the GIDs at the lowest free slots, 4/5
@@ -130,6 +135,31 @@ sim_wait_daemon_sees() {
   e2e_wait_until 20 "the daemon to see $1" sim_daemon_metric_is "$2" "$3"
 }
 
+# sim_daemon_sees_within SECONDS SERIES VALUE COMMAND...: runs COMMAND (in the namespace), then
+# polls the daemon's /metrics every 20 ms, in one process (a loaded machine adds no process start
+# to the measurement), until it exports SERIES at VALUE. Prints the seconds from just before
+# COMMAND; fails (status 1) when SECONDS pass first.
+sim_daemon_sees_within() {
+  e2e_in_ns python3 -c '
+import subprocess, sys, time, urllib.request
+url, bound, series, value, command = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+def exported():
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            lines = r.read().decode().splitlines()
+    except OSError:
+        return None
+    return next((l[len(series) + 1:] for l in lines if l.startswith(series + " ")), "")
+start = time.time()
+subprocess.run(command, check=True)
+while exported() != value:
+    if time.time() - start > bound:
+        print("%.2f" % (time.time() - start))
+        sys.exit(1)
+    time.sleep(0.02)
+print("%.2f" % (time.time() - start))' "http://$NODE_TARGET/metrics" "$@"
+}
+
 # In-place writes, as the kernel changes an attribute: the daemon keeps sysfs descriptors open, so
 # a file replaced by rename would never be read again. The value goes at offset 0 without
 # truncating first (1<>), then the file is cut to its length: never an empty read.
@@ -181,6 +211,55 @@ sim_traffic_start() {
       fi
       sleep 0.5
     done' traffic "$SIM_PORT" "$E2E_DIR/traffic"
+}
+
+# sim_traffic_rails_start RAIL...: a job's traffic on each RAIL (mlx5_RAIL port 1): its data
+# counters advance by 1 GB/s each way, computed from the clock every 0.1 s (so that every 1 s poll
+# sees the same rate, however the writer is scheduled), while $E2E_DIR/traffic.RAIL says "on";
+# writing "off" there stops the rail within 0.1 s.
+sim_traffic_rails_start() {
+  local r
+  for r in "$@"; do sim_write "$E2E_DIR/traffic.$r" on; done
+  e2e_start traffic-rails python3 -c '
+import os, sys, time
+sysfs, control, rails = sys.argv[1], sys.argv[2], sys.argv[3:]
+UNITS_PER_SECOND = 250e6  # 4-octet units: 1 GB/s
+counters = {r: ["%s/class/infiniband/mlx5_%s/ports/1/counters/%s" % (sysfs, r, c)
+                for c in ("port_xmit_data", "port_rcv_data")] for r in rails}
+values = {path: int(open(path).read()) for paths in counters.values() for path in paths}
+last = time.monotonic()
+while True:
+    time.sleep(0.1)
+    now = time.monotonic()
+    for r in rails:
+        with open("%s/traffic.%s" % (control, r)) as f:
+            if f.read().strip() != "on":
+                continue
+        for path in counters[r]:
+            values[path] += int(UNITS_PER_SECOND * (now - last))
+            fd = os.open(path, os.O_WRONLY)  # in place, growing: never an empty read
+            try:
+                os.pwrite(fd, b"%d\n" % values[path], 0)
+            finally:
+                os.close(fd)
+    last = now' "$SIM_SYSFS" "$E2E_DIR" "$@"
+}
+
+# sim_traffic_stop_staggered SECONDS RAIL...: the traffic stops on each RAIL in turn, SECONDS after
+# the one before (as a checkpoint reaches a job's rails one after the other), on a schedule kept by
+# one process: a loaded machine delays no stop by starting another. Prints the Unix time of the
+# last stop.
+sim_traffic_stop_staggered() {
+  python3 -c '
+import sys, time
+control, stagger, rails = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+first = time.time()
+for i, r in enumerate(rails):
+    time.sleep(max(0.0, first + i * stagger - time.time()))
+    with open("%s/traffic.%s" % (control, r), "r+") as f:
+        f.write("off\n")
+        f.truncate()
+print("%.3f" % time.time())' "$E2E_DIR" "$@"
 }
 
 sim_flap_networkmanager() {
