@@ -127,7 +127,8 @@ Status Daemon::CreateDocuments(const std::string& boot_id, const TrafficComponen
                                        &monitor_->latest_snapshot(),
                                        boot_id,
                                        monitor_->last_poll_unix(),
-                                       env_.clock->UnixSeconds()};
+                                       env_.clock->UnixSeconds(),
+                                       env_.clock->Now()};
         return DaemonStateToJson(BuildServedState(inputs))
             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       },

@@ -26,7 +26,7 @@ void AddPorts(const ServedStateInputs& in, DaemonState& out) {
   }
 }
 
-void AddNetdevs(const EthtoolComponent& ethtool, DaemonState& out) {
+void AddNetdevs(const EthtoolComponent& ethtool, const ServedStateInputs& in, DaemonState& out) {
   std::map<std::string, DaemonNetdevState> netdevs;
   for (const auto& [name, status] : ethtool.link_quality().netdevs()) {
     DaemonNetdevState& netdev = netdevs[name];
@@ -38,6 +38,11 @@ void AddNetdevs(const EthtoolComponent& ethtool, DaemonState& out) {
     if (it == netdevs.end()) continue;  // no verdict: diagnose takes no figures of it
     it->second.pfc.push_back(
         {key.priority, key.direction == PauseDirection::kTx, status.paused_fraction, status.storm});
+  }
+  if (ethtool.optics_interval() > Duration::zero()) {
+    for (const auto& [name, read_at] : ethtool.module_reads())
+      if (auto it = netdevs.find(name); it != netdevs.end())
+        it->second.optics_read_at_unix = in.now_unix - ToSeconds(in.now - read_at);
   }
   for (auto& [name, netdev] : netdevs) {
     netdev.netdev = name;
@@ -53,7 +58,8 @@ DaemonState BuildServedState(const ServedStateInputs& in) {
   out.generated_at_unix = in.now_unix;
   out.last_poll_unix = in.last_poll_unix;
   if (in.traffic != nullptr) AddPorts(in, out);
-  if (in.ethtool != nullptr) AddNetdevs(*in.ethtool, out);
+  if (in.ethtool != nullptr) AddNetdevs(*in.ethtool, in, out);
+  out.optics_interval_seconds = in.ethtool ? ToSeconds(in.ethtool->optics_interval()) : 0;
   return out;
 }
 

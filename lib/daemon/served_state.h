@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/clock.h"
 #include "export/daemon_state.h"
 #include "link_quality/ethtool_component.h"
 #include "model/node.h"
@@ -18,6 +19,7 @@ struct ServedStateInputs {
   std::string boot_id;
   double last_poll_unix = 0;
   double now_unix = 0;
+  MonoTime now{};  // the same instant as now_unix, on the daemon's monotonic clock
 };
 
 DaemonState BuildServedState(const ServedStateInputs& in);

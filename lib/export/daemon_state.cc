@@ -96,7 +96,8 @@ std::optional<DaemonNetdevState> ReadNetdev(const json& n) {
   DaemonNetdevState netdev;
   if (!n.is_object() || !ReadName(n, "netdev", netdev.netdev) ||
       !ReadName(n, "link_quality", netdev.link_quality) ||
-      !ReadNumber(n, "pre_fec_ber", netdev.pre_fec_ber))
+      !ReadNumber(n, "pre_fec_ber", netdev.pre_fec_ber) ||
+      !ReadNumber(n, "optics_read_at", netdev.optics_read_at_unix))
     return std::nullopt;
   const json* pfc = ReadList(n, "pfc");
   if (pfc == nullptr) return std::nullopt;
@@ -121,8 +122,9 @@ StatusOr<DaemonState> ReadState(const json& root) {
   auto boot = root.find("boot_id");
   if (boot != root.end() && boot->is_string() && boot->get<std::string>().size() <= kMaxName)
     state.boot_id = boot->get<std::string>();
-  if (!ReadNumber(root, "generated_at", generated) || !ReadNumber(root, "last_poll", last_poll))
-    return Wrong("generated_at and last_poll must be numbers");
+  if (!ReadNumber(root, "generated_at", generated) || !ReadNumber(root, "last_poll", last_poll) ||
+      !ReadNumber(root, "optics_interval", state.optics_interval_seconds))
+    return Wrong("generated_at, last_poll and optics_interval must be numbers");
   state.generated_at_unix = generated.value_or(0);
   state.last_poll_unix = last_poll.value_or(0);
   const json* ports = ReadList(root, "ports");
@@ -167,6 +169,7 @@ ordered_json DaemonStateToJson(const DaemonState& state) {
       pfc.push_back(std::move(entry));
     }
     netdev["pfc"] = std::move(pfc);
+    if (n.optics_read_at_unix) netdev["optics_read_at"] = *n.optics_read_at_unix;
     netdevs.push_back(std::move(netdev));
   }
   ordered_json out = {{"schema", kDaemonStateSchema}, {"version", kDaemonStateVersion}};
@@ -175,6 +178,7 @@ ordered_json DaemonStateToJson(const DaemonState& state) {
   out["last_poll"] = state.last_poll_unix;
   out["ports"] = std::move(ports);
   out["netdevs"] = std::move(netdevs);
+  if (state.optics_interval_seconds) out["optics_interval"] = *state.optics_interval_seconds;
   return out;
 }
 

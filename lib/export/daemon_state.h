@@ -9,9 +9,15 @@
 //               "transmit_bytes": 123, "receive_bytes": 456}],
 //    "netdevs": [{"netdev": "eth0", "link_quality": "degraded", "pre_fec_ber": 1e-9,
 //                 "pfc": [{"priority": 3, "direction": "rx", "paused_ratio": 0.4,
-//                          "storm": true}]}]}
-// Optional figures are absent when unknown. Times are Unix seconds. Both sides use this file.
-// Pure: values in, text or values out.
+//                          "storm": true}],
+//                 "optics_read_at": 1764577020.4}],
+//    "optics_interval": 60}
+// "optics_interval" is the seconds between two reads of one transceiver module (0: the daemon
+// reads none; absent from daemons that predate it), "optics_read_at" the Unix time of the
+// daemon's latest read (or failed attempt) of that netdev's module: a one-shot diagnose takes the
+// daemon's optics findings for such a netdev instead of reading the module again
+// (diagnose/daemon_view.h, DaemonOpticsOf). Optional figures are absent when unknown. Times are
+// Unix seconds. Both sides use this file. Pure: values in, text or values out.
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -51,6 +57,7 @@ struct DaemonNetdevState {
   std::string link_quality{};  // the state label: "ok" | "degraded" | "failing"
   std::optional<double> pre_fec_ber{};
   std::vector<DaemonPfcState> pfc{};
+  std::optional<double> optics_read_at_unix{};  // the daemon's latest read of the module
 };
 
 struct DaemonState {
@@ -59,6 +66,7 @@ struct DaemonState {
   double last_poll_unix = 0;  // when the counters below were read; 0 before the first poll
   std::vector<DaemonPortState> ports{};
   std::vector<DaemonNetdevState> netdevs{};
+  std::optional<double> optics_interval_seconds{};  // 0: reads no module; absent: unknown
 };
 
 nlohmann::ordered_json DaemonStateToJson(const DaemonState& state);

@@ -109,3 +109,53 @@ TEST(DaemonView, AnExpositionWithoutTheFamiliesGivesNothing) {
 
 }  // namespace
 }  // namespace rocewatch
+
+namespace rocewatch {
+namespace {
+
+// A live daemon's state at 1000 s that reads modules every 60 s.
+DaemonView ReadingModules(std::optional<double> ens1_read_at, std::optional<double> ens2_read_at) {
+  DaemonView view;
+  view.state.emplace();
+  view.state->generated_at_unix = 1000;
+  view.state->optics_interval_seconds = 60;
+  view.state->netdevs = {{"ens1f0np0", "ok"}, {"ens2f0np0", "ok"}};
+  view.state->netdevs[0].optics_read_at_unix = ens1_read_at;
+  view.state->netdevs[1].optics_read_at_unix = ens2_read_at;
+  return view;
+}
+
+TEST(DaemonOptics, ModulesTheLiveDaemonReadLatelyAreItsOwn) {
+  const DaemonOptics optics = DaemonOpticsOf(ReadingModules(988, std::nullopt));
+  EXPECT_FALSE(optics.off);
+  // ens2f0np0: not read by the daemon yet, so this run reads it.
+  ASSERT_EQ(optics.read.size(), 1u);
+  EXPECT_EQ(optics.read.at("ens1f0np0"), seconds(12));
+}
+
+TEST(DaemonOptics, TheDaemonsOffSwitchTurnsThisRunsReadsOffToo) {
+  DaemonView off = ReadingModules(std::nullopt, std::nullopt);
+  off.state->optics_interval_seconds = 0;  // --optics-interval 0
+  EXPECT_TRUE(DaemonOpticsOf(off).off);
+  DaemonView older = ReadingModules(std::nullopt, std::nullopt);
+  older.state->optics_interval_seconds.reset();  // a daemon that predates the field
+  EXPECT_FALSE(DaemonOpticsOf(older).off);
+  EXPECT_TRUE(DaemonOpticsOf(older).read.empty());
+}
+
+TEST(DaemonOptics, AStaleReadARecordingOrAnotherHostLeaveTheReadsToThisRun) {
+  EXPECT_TRUE(DaemonOpticsOf(ReadingModules(1000 - 121, 2000)).read.empty());
+  DaemonView recorded = ReadingModules(990, 990);
+  recorded.recorded = true;  // a bundle's pages cost no I2C read
+  EXPECT_TRUE(DaemonOpticsOf(recorded).read.empty());
+  DaemonView from_metrics = ReadingModules(990, 990);
+  from_metrics.state_source = "/metrics";  // a daemon older than /api/v1/state
+  EXPECT_TRUE(DaemonOpticsOf(from_metrics).read.empty());
+  DaemonView other = ReadingModules(990, 990);
+  other.other_host = true;
+  EXPECT_TRUE(DaemonOpticsOf(other).read.empty());
+  EXPECT_FALSE(DaemonOpticsOf(other).off);
+}
+
+}  // namespace
+}  // namespace rocewatch

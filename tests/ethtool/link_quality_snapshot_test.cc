@@ -9,6 +9,7 @@
 #include "ethtool/ethtool_text.h"
 #include "support/fake_clock.h"
 #include "support/fake_file_system.h"
+#include "support/module_pages.h"
 
 namespace rocewatch {
 namespace {
@@ -50,9 +51,10 @@ class LinkQualityLookTest : public ::testing::Test {
   // Waits by advancing the clock, then the host has moved on to `after_`.
   LinkQualityLook Look(Duration window = seconds(2)) {
     LinkQualityLookOptions options;
-    options.optics = false;
+    options.optics = optics_;
     options.window = window;
     options.figures_elsewhere = elsewhere_;
+    options.modules_by_daemon = modules_by_daemon_;
     return LookAtLinkQuality(
         poller_, {kSnapshotNetdev}, clock_,
         [this](Duration d) {
@@ -73,6 +75,8 @@ class LinkQualityLookTest : public ::testing::Test {
   EthtoolPoller poller_;
   Counters before_, after_;
   std::set<std::string> elsewhere_;
+  bool optics_ = false;
+  std::map<std::string, Duration> modules_by_daemon_;
   Duration waited_{};
 };
 
@@ -162,6 +166,32 @@ TEST_F(LinkQualityLookTest, AZeroWindowOrFiguresFromElsewhereAreNotWaitedFor) {
   LinkQualityLook daemon = Look();
   EXPECT_EQ(waited_, Duration::zero());
   EXPECT_EQ(daemon.entries[0].figures, LinkFiguresSource::kNone);
+}
+
+// I2C reads are slow and contend with the driver: a module the daemon read lately is not read
+// again (its optics findings are the daemon's); the others still are.
+TEST_F(LinkQualityLookTest, AModuleTheDaemonReadIsNotReadAgain) {
+  for (const auto& [address, bytes] : Sff8636Pages(HealthyQuadLanes()))
+    fs_.AddFile(kSnapshotDir + "module/" + ModulePageFileName(address), bytes);
+  auto module_reads = [this] {
+    size_t reads = 0;
+    for (const std::string& path : fs_.files_read())
+      reads += path.find(kSnapshotDir + "module/") == 0;
+    return reads;
+  };
+  optics_ = true;
+  LinkQualityLook own = Look(Duration::zero());
+  ASSERT_TRUE(own.entries[0].module && own.entries[0].module->module);
+  EXPECT_GT(module_reads(), 0u);
+
+  fs_.ClearFilesRead();
+  modules_by_daemon_[kSnapshotNetdev] = seconds(12);
+  LinkQualityLook daemon = Look(Duration::zero());
+  EXPECT_EQ(module_reads(), 0u);
+  EXPECT_FALSE(daemon.entries[0].module);
+  EXPECT_EQ(LinkQualityToJson(daemon.entries)[0]["module"]["read_by"], "daemon");
+  EXPECT_NE(RenderLinkQualityText(daemon.entries).find("module: read by the daemon 12 s ago"),
+            std::string::npos);
 }
 
 TEST_F(LinkQualityLookTest, ALinkThatIsDownHasNoRates) {

@@ -24,7 +24,7 @@
 namespace rocewatch {
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;  // not rocewatch::Clock (unity batches)
 
 const std::string kRail = "{netdev=\"ens1f0np0\"";
 

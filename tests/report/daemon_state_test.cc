@@ -48,6 +48,20 @@ TEST(DaemonStateTest, TypedValuesRoundTrip) {
   EXPECT_EQ(parsed->netdevs[0].pfc[0].paused_fraction, 0.4);
   EXPECT_TRUE(parsed->netdevs[0].pfc[1].transmit);
   EXPECT_FALSE(parsed->netdevs[0].pfc[1].paused_fraction);
+  EXPECT_FALSE(parsed->netdevs[0].optics_read_at_unix);  // absent: the daemon reads no module
+  EXPECT_FALSE(parsed->optics_interval_seconds);
+}
+
+TEST(DaemonStateTest, WhenTheDaemonReadEachModuleRoundTrips) {
+  DaemonState state = Collapsed();
+  state.optics_interval_seconds = 60;
+  state.netdevs[0].optics_read_at_unix = 1796113020.25;
+  StatusOr<DaemonState> parsed = ParseDaemonState(Text(state));
+  ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+  EXPECT_EQ(parsed->optics_interval_seconds, 60);
+  EXPECT_EQ(parsed->netdevs[0].optics_read_at_unix, 1796113020.25);
+  EXPECT_FALSE(ParseDaemonState(With("/optics_interval", "60")).ok());
+  EXPECT_FALSE(ParseDaemonState(With("/netdevs/0/optics_read_at", true)).ok());
 }
 
 TEST(DaemonStateTest, DiagnoseResumesTrafficFromIt) {

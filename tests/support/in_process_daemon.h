@@ -45,6 +45,8 @@ class InProcessDaemon {
   // How long a read may stay in flight before it is taken as stuck (Daemon::Resources); set
   // before Start().
   void set_read_deadline(Duration deadline) { read_deadline_ = deadline; }
+  // Where the daemon reads recordings (e.g. <root>/rocewatch/ethtool/); set before Start().
+  void set_host_root(const std::string& root) { options_.common.paths.host_root = root; }
   int port() const { return daemon_->port(); }
   // The reads stuck now and the reading threads given up on (daemon/guarded_snapshot_source.h).
   const StuckCalls& stuck_reads() const { return daemon_->stuck_reads(); }

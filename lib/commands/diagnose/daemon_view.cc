@@ -1,5 +1,6 @@
 #include "diagnose/daemon_view.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "diagnose/daemon_state_from_metrics.h"
@@ -87,6 +88,28 @@ std::set<std::string> NetdevsWithDaemonLinkFigures(const DaemonState& state) {
   std::set<std::string> netdevs;
   for (const DaemonNetdevState& n : state.netdevs) netdevs.insert(n.netdev);
   return netdevs;
+}
+
+DaemonOptics DaemonOpticsOf(const DaemonView& daemon) {
+  DaemonOptics optics;
+  if (!daemon.usable() || daemon.recorded || !daemon.state ||
+      daemon.state_source != "/api/v1/state" || !daemon.state->optics_interval_seconds)
+    return optics;
+  const DaemonState& state = *daemon.state;
+  const double interval = *state.optics_interval_seconds;
+  if (!(interval > 0)) {
+    optics.off = true;
+    return optics;
+  }
+  constexpr double kClockSlack = 1;  // seconds: both times are the daemon's, rounded
+  for (const DaemonNetdevState& n : state.netdevs) {
+    if (!n.optics_read_at_unix) continue;
+    const double age = state.generated_at_unix - *n.optics_read_at_unix;
+    if (!(age >= -kClockSlack && age <= 2 * interval)) continue;
+    optics.read[n.netdev] =
+        std::chrono::duration_cast<Duration>(std::chrono::duration<double>(std::max(age, 0.0)));
+  }
+  return optics;
 }
 
 namespace {

@@ -74,6 +74,25 @@ DaemonView AskDaemon(const DiagnoseOptions& options, const std::string& boot_id,
 // The netdevs whose link-quality state the daemon's state holds.
 std::set<std::string> NetdevsWithDaemonLinkFigures(const DaemonState& state);
 
+// What the live daemon says of the transceiver modules, so that a one-shot run reads none more
+// often than the daemon does (I2C reads are slow and contend with the driver).
+struct DaemonOptics {
+  // The daemon reads no module (--optics-interval 0 or --ethtool-interval 0: the operator's off
+  // switch), so this run reads none either.
+  bool off = false;
+  // The netdevs whose module it read within twice its optics_interval, each with how long ago
+  // (its state's generated_at minus the netdev's optics_read_at): this run takes its optics
+  // findings for them instead of reading the module again.
+  std::map<std::string, Duration> read;
+};
+
+// Nothing (this run reads every module) unless the daemon is usable and answered GET
+// /api/v1/state live with an optics_interval: not for a bundle's recording (recorded pages cost no
+// I2C read), nor for a daemon older than that document or field. A netdev is left out of `read`
+// (this run reads it) until the daemon has read it, and when its latest read is over twice the
+// interval old (a stalled reader) or dated ahead of the state.
+DaemonOptics DaemonOpticsOf(const DaemonView& daemon);
+
 // Gives each entry without windowed figures of its own (figures kNone) the daemon's: state, BER,
 // the reason from its link_quality_* finding of that netdev, PFC paused ratios and storms.
 void TakeDaemonLinkFigures(const DaemonView& daemon, std::vector<LinkQualityEntry>& entries);

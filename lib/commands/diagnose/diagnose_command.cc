@@ -34,7 +34,9 @@ namespace {
 
 // Merges the daemon's findings, live or recorded in a bundle (docs/diagnose.md, "The daemon").
 // Whatever happened is one info finding: merged, or why the daemon's answer is not used.
-void MergeFromDaemon(const DaemonView& view, const std::string& boot_id, DiagnoseReport& report) {
+// `optics_off`: this run read no module because the daemon reads none (DaemonOptics::off).
+void MergeFromDaemon(const DaemonView& view, const std::string& boot_id, bool optics_off,
+                     DiagnoseReport& report) {
   const std::string& where = view.where;
   if (view.recorded_at_unix) report.daemon_recorded_at_unix = view.recorded_at_unix;
   if (!view.problem.ok()) {
@@ -75,7 +77,11 @@ void MergeFromDaemon(const DaemonView& view, const std::string& boot_id, Diagnos
        "merged " + what +
            (view.state ? std::string()
                        : "; its " + view.state_source + " did not answer (" + view.state_problem +
-                             "): link quality and --watch rates are this run's own"),
+                             "): link quality and --watch rates are this run's own") +
+           (optics_off
+                ? "; it reads no transceiver module (--optics-interval 0 or --ethtool-interval 0), "
+                  "so neither did this run"
+                : ""),
        "None needed."});
 }
 
@@ -117,8 +123,8 @@ void ScanConsumersOnce(const HostEnv& env, const DiagnoseOptions& options, Diagn
   report.findings.insert(report.findings.end(), failed.begin(), failed.end());
 }
 
-// Link quality, once: two samples --link-window apart, except for netdevs the daemon rates
-// (docs/diagnose.md).
+// Link quality, once: two samples --link-window apart, except for netdevs the daemon rates; the
+// modules the live daemon reads are not read again (docs/diagnose.md).
 void LookAtLinksOnce(const HostEnv& env, const DiagnoseOptions& options, const DaemonView* daemon,
                      DiagnoseReport& report) {
   const FileSystem& fs = *env.files;
@@ -129,6 +135,11 @@ void LookAtLinksOnce(const HostEnv& env, const DiagnoseOptions& options, const D
   look_options.window = options.link_window;
   if (daemon && daemon->usable() && daemon->state)
     look_options.figures_elsewhere = NetdevsWithDaemonLinkFigures(*daemon->state);
+  if (daemon) {
+    DaemonOptics optics = DaemonOpticsOf(*daemon);
+    if (optics.off) look_options.optics = false;
+    look_options.modules_by_daemon = std::move(optics.read);
+  }
   auto wait = [&clock](Duration d) {
     EventLoop loop(clock);
     loop.ScheduleAfter(d, [&loop] { loop.Stop(); });
@@ -227,7 +238,10 @@ void CompleteReport(const HostEnv& env, const DiagnoseOptions& options, const Da
   report.neighbors = std::move(neighbors.by_netdev);
   report.findings.insert(report.findings.end(), neighbors.findings.begin(),
                          neighbors.findings.end());
-  if (daemon) MergeFromDaemon(*daemon, boot_id, report);
+  if (daemon) {
+    const bool optics_off = !options.watch && options.optics && DaemonOpticsOf(*daemon).off;
+    MergeFromDaemon(*daemon, boot_id, optics_off, report);
+  }
   if (env.refused_reads) ReportRefusedReads(*env.refused_reads, paths, report.findings);
 }
 

@@ -56,6 +56,13 @@ class EthtoolComponent final : public MonitorComponent, public LinkDownReasonSou
   // The detectors' windowed verdicts (the daemon's GET /api/v1/state).
   const LinkQualityDetector& link_quality() const { return link_quality_; }
   const PfcStormDetector& pfc() const { return pfc_; }
+  // When each netdev's module was last read (tried: a read that failed counts), and how often
+  // modules are read (zero: never, also with the component off): the daemon's GET /api/v1/state,
+  // so that a one-shot diagnose does not read them again in between.
+  const std::map<std::string, MonoTime>& module_reads() const { return last_module_read_; }
+  Duration optics_interval() const {
+    return options_.enabled ? options_.optics_interval : Duration::zero();
+  }
 
   // Keep the verdicts across a restart: provide them on the node state (kLinkVerdicts, which the
   // state file keeps) and, at Start, resume those of a previous run (kRestoredIncidents, provided

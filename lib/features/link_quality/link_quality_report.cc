@@ -141,6 +141,8 @@ nlohmann::ordered_json LinkQualityToJson(const std::vector<LinkQualityEntry>& en
                      {"error", e.module->error}};
     } else if (e.module) {
       j["module"] = {{"error", e.module->error}};
+    } else if (e.module_by_daemon) {
+      j["module"] = {{"read_by", "daemon"}, {"age_seconds", ToSeconds(*e.module_by_daemon)}};
     } else {
       j["module"] = nullptr;
     }
@@ -206,6 +208,11 @@ std::string RenderLinkQualityText(const std::vector<LinkQualityEntry>& entries) 
       text += line + "\n";
     } else if (e.module && !e.module->error.empty()) {
       text += "    module: " + TerminalSafe(e.module->error) + "\n";
+    } else if (e.module_by_daemon) {
+      text += "    module: read by the daemon " +
+              std::to_string(
+                  std::chrono::duration_cast<std::chrono::seconds>(*e.module_by_daemon).count()) +
+              " s ago, not by this run (its optics findings are merged)\n";
     }
     for (const std::string& error : r.errors) text += "    error: " + TerminalSafe(error) + "\n";
   }

@@ -33,6 +33,9 @@ struct LinkQualityEntry {
   std::vector<std::pair<PfcKey, PfcPriorityStatus>> pfc;  // priorities with pause counters
   std::optional<ModuleOutcome> module;                    // absent: optics not read
   OpticsStatus optics;
+  // The daemon read the module this long ago, so this run did not (module absent): the daemon's
+  // optics findings of the netdev stand for it.
+  std::optional<Duration> module_by_daemon;
 };
 
 nlohmann::ordered_json LinkQualityToJson(const std::vector<LinkQualityEntry>& entries);

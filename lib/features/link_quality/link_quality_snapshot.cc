@@ -48,6 +48,11 @@ LinkQualityLook LookAtLinkQuality(EthtoolPoller& poller, const std::vector<std::
   // The modules answer slowly (I2C): their reads count towards the window.
   if (options.optics) {
     for (LinkQualityEntry& entry : look.entries) {
+      if (auto by_daemon = options.modules_by_daemon.find(entry.netdev);
+          by_daemon != options.modules_by_daemon.end()) {
+        entry.module_by_daemon = by_daemon->second;
+        continue;
+      }
       ModuleOutcome module = poller.PollModule(entry.netdev);
       if (module.module) entry.optics = EvaluateOptics(*module.module);
       if (module.module || !module.error.empty()) entry.module = std::move(module);

@@ -6,9 +6,11 @@
 // detectors, scaled to that span. The wait is skipped when no netdev has a counter to rate (no
 // FEC, PHY error or pause-duration counter: veth, a driver that refuses the requests), or when
 // every such netdev's figures come from elsewhere (the daemon). Netdevs neither present here nor
-// recorded are left out; modules are read once, during the window, unless `optics` is off.
+// recorded are left out; modules are read once, during the window, unless `optics` is off or the
+// daemon read them lately (`modules_by_daemon`: I2C reads are slow and contend with the driver).
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +29,9 @@ struct LinkQualityLookOptions {
   Duration window = std::chrono::seconds(2);
   // Netdevs whose windowed figures the caller has from elsewhere: read once, never waited for.
   std::set<std::string> figures_elsewhere;
+  // Netdevs whose module the daemon read, and how long ago: not read again; their optics findings
+  // are the daemon's (LinkQualityEntry::module_by_daemon).
+  std::map<std::string, Duration> modules_by_daemon;
 };
 
 // Blocks for the given time (the caller's event loop; tests advance a fake clock and rewrite
