@@ -38,6 +38,23 @@ std::string LinesOfDevice(const std::string& exposition, const std::string& devi
   return out.str();
 }
 
+// A device's presence series outlives the device (rocewatch_device_missing: 1 once a poll saw its
+// ports gone, 0 while present or when a failed read under it gave no verdict). SplitPresence
+// moves that line of `lines` (a device's lines) into `presence` and returns the others.
+std::string SplitPresence(const std::string& lines, std::string& presence) {
+  std::istringstream in(lines);
+  std::ostringstream out;
+  std::string line;
+  presence.clear();
+  while (std::getline(in, line)) {
+    if (line.rfind("rocewatch_device_missing{", 0) == 0)
+      presence += line + "\n";
+    else
+      out << line << "\n";
+  }
+  return out.str();
+}
+
 // The lines naming no device, or another device than `device`. The LLDP receivers follow the
 // RoCE ports' netdevs (by netdev, not device): those of `device` go with its ports, so they are
 // left out. So are the lines of `netdev` (the device's netdev, when given): its link-quality
@@ -228,6 +245,11 @@ TEST(SysfsVanishingTest, ADeviceRemovedAtAnyReadOfAPollIsAbsentOrCompleteNeverPa
   const std::string victim_netdev = "ens3f0np0";  // RailNode: mlx5_R on ens<R+1>f0np0
   const std::string victim_lines = LinesOfDevice(baseline, victim);
   ASSERT_FALSE(victim_lines.empty());
+  const std::string presence_line = "rocewatch_device_missing{device=\"" + victim +
+                                    "\",port=\"1\",netdev=\"" + victim_netdev + "\"}";
+  std::string baseline_presence;
+  SplitPresence(victim_lines, baseline_presence);
+  ASSERT_EQ(baseline_presence, presence_line + " 0\n");
 
   fs.HookRead(SIZE_MAX, nullptr);
   ASSERT_TRUE(daemon.Poll().ok());
@@ -245,8 +267,12 @@ TEST(SysfsVanishingTest, ADeviceRemovedAtAnyReadOfAPollIsAbsentOrCompleteNeverPa
     std::string seen = scrape();
     EXPECT_EQ(LinesNotOfDevice(seen, victim, victim_netdev),
               LinesNotOfDevice(baseline, victim, victim_netdev));
-    std::string lines = LinesOfDevice(seen, victim);
-    if (lines.empty()) {
+    std::string lines = LinesOfDevice(seen, victim), presence;
+    if (SplitPresence(lines, presence).empty()) {
+      // Absent: only its presence series is left, 1 (seen gone) or 0 (a read under it failed
+      // while it went: no verdict).
+      EXPECT_TRUE(presence == presence_line + " 1\n" || presence == presence_line + " 0\n")
+          << presence;
       ++absent;
     } else {
       EXPECT_EQ(lines, victim_lines) << "a partial device was published";
